@@ -1,0 +1,1 @@
+"""Catalogue-as-code tooling for the payment interface reference site."""

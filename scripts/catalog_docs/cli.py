@@ -1,0 +1,46 @@
+"""Thin command-line shell: parse arguments, call one function per command, print, set the exit code."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import CatalogDocsError, CatalogInvalid
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from .validate import load_catalog
+
+    catalog = load_catalog(args.catalog)
+    print(catalog.summary())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every sub-command."""
+    parser = argparse.ArgumentParser(prog="catalog-docs", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    check = sub.add_parser("check", help="validate the catalogue and print its counts")
+    check.add_argument("--catalog", type=Path, default=Path("catalog"), help="catalogue folder (default ./catalog)")
+    check.set_defaults(func=_cmd_check)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `catalog-docs` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except CatalogInvalid as exc:
+        print(exc.report(), file=sys.stderr)
+        return 1
+    except CatalogDocsError as exc:
+        print(f"catalog-docs: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

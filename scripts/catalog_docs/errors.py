@@ -1,0 +1,41 @@
+"""The one exception family for everything a user can cause."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Problem:
+    """One located catalogue error: where, which key, what was expected, what was found, and a hint."""
+
+    file: str
+    line: int
+    column: int
+    key_path: str
+    expected: str
+    found: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        hint = f" ({self.hint})" if self.hint else ""
+        return f"{self.file}:{self.line}:{self.column}: {self.key_path}: expected {self.expected}, found {self.found}{hint}"
+
+
+class CatalogDocsError(Exception):
+    """Base class for every error a user can cause (bad input, bad arguments, bad environment)."""
+
+
+class CatalogInvalid(CatalogDocsError):
+    """The catalogue did not load; carries every problem found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.column, p.key_path))
+        super().__init__(f"{len(self.problems)} errors")
+
+    def report(self) -> str:
+        """Every problem on its own line, then the count."""
+        lines = [str(p) for p in self.problems]
+        n = len(self.problems)
+        lines.append(f"{n} error" if n == 1 else f"{n} errors")
+        return "\n".join(lines)

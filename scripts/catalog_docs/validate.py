@@ -1,0 +1,450 @@
+"""Stage 2: check loaded files against the JSON Schemas, then the rules a schema cannot say, then build the model.
+
+Every check yields problems instead of raising, so one run reports every error in every file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from .errors import CatalogInvalid, Problem
+from .load import LoadedFile, Node, load_file
+from .model import (
+    Area,
+    Catalog,
+    ListingEntry,
+    NotShown,
+    PlanEntry,
+    Service,
+    VersionLabel,
+    VersionMarker,
+    entry_key,
+    entry_slug,
+    label_slug,
+)
+
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "catalog" / "schema"
+"""The JSON Schemas are part of the tool: every catalogue folder, fixtures included, is checked against them."""
+FIXED_FILES = {"service.yaml": "service", "listing.yaml": "listing", "not-shown.yaml": "not-shown"}
+VERSIONS_DIR = "versions"
+# Keys under these parents are data (plan names, entry keys), not field names: shown as [key].
+_DATA_MAPS = {"plans", "values"}
+_TYPE_WORDS = {"string": "a text", "integer": "a whole number", "object": "a mapping", "array": "a list",
+               "null": "null", "boolean": "true or false", "number": "a number"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _File:
+    kind: str
+    loaded: LoadedFile
+
+    @property
+    def root(self) -> Node:
+        assert self.loaded.root is not None
+        return self.loaded.root
+
+    @property
+    def name(self) -> str:
+        return self.loaded.name
+
+
+@cache
+def _validator(schema_path: Path) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8")))
+
+
+def _prefix(f: _File) -> str:
+    if f.kind == "version-label":
+        label = f.root.value.get("label")
+        shown = label.value if label is not None and isinstance(label.value, str) else Path(f.name).stem
+        return f"versions[{shown}]"
+    return f.kind
+
+
+def _key_path(f: _File, path: list[Any]) -> str:
+    out = _prefix(f)
+    parent = None
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part + 1}]"
+        elif parent in _DATA_MAPS:
+            out += f"[{part}]"
+        elif part == "values" and parent is not None:
+            pass  # versions[L].plans[P][/path]: the values map is implied
+        else:
+            out += f".{part}"
+        parent = part
+    return out
+
+
+def _node_at(root: Node, path: list[Any]) -> Node:
+    node = root
+    for part in path:
+        child = None
+        if node.kind == "map" and isinstance(part, str):
+            child = node.value.get(part)
+        elif node.kind == "seq" and isinstance(part, int) and part < len(node.value):
+            child = node.value[part]
+        if child is None:
+            break
+        node = child
+    return node
+
+
+def _close(word: Any, options: list[str]) -> str:
+    if not isinstance(word, str):
+        return ""
+    lowered = {o.lower(): o for o in options}
+    if word.lower() in lowered:
+        return f"did you mean {lowered[word.lower()]!r}? values are case-sensitive"
+    match = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    return f"did you mean {match[0]!r}?" if match else ""
+
+
+def _p(f: _File, node: Node | tuple[int, int], path: list[Any], expected: str, found: str, hint: str = "") -> Problem:
+    line, column = (node.line, node.column) if isinstance(node, Node) else node
+    return Problem(file=f.name, line=line, column=column, key_path=_key_path(f, path),
+                   expected=expected, found=found, hint=hint)
+
+
+def _schema_problems(f: _File, schema_dir: Path) -> Iterator[Problem]:
+    validator = _validator(schema_dir / f"{f.kind}.schema.json")
+    seen: set[tuple[str, int, int]] = set()
+    for err in validator.iter_errors(f.root.plain()):
+        for problem in _explain(f, err):
+            ident = (problem.key_path, problem.line, problem.column)
+            if ident not in seen:
+                seen.add(ident)
+                yield problem
+
+
+def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
+    path = list(err.absolute_path)
+    node = _node_at(f.root, path)
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    kind = err.validator
+    if "propertyNames" in err.schema_path and node.kind == "map" and isinstance(err.instance, str):
+        mark = node.key_marks.get(err.instance, (node.line, node.column))
+        yield _p(f, mark, [*path, err.instance], schema.get("x-expected", "a valid key"), f"the key {err.instance!r}")
+    elif kind == "type":
+        types = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        expected = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
+        hint = ""
+        if "string" in types and node.kind == "scalar" and node.raw is not None:
+            hint = f'quote it to keep it as text: "{node.raw}"'
+        yield _p(f, node, path, expected, node.describe(), hint)
+    elif kind in ("enum", "const"):
+        options = err.validator_value if kind == "enum" else [err.validator_value]
+        words = [json.dumps(o) if not isinstance(o, str) else o for o in options]
+        expected = schema.get("x-expected") or ("one of " + ", ".join(words) if len(words) > 1 else words[0])
+        hint = _close(node.raw if node.kind == "scalar" else None, [w for w in words])
+        if not hint and node.kind == "scalar" and node.tag != "tag:yaml.org,2002:str" and node.raw in words:
+            hint = f'quote it: "{node.raw}"'
+        yield _p(f, node, path, expected, node.describe(), hint)
+    elif kind == "required":
+        for name in err.validator_value:
+            if isinstance(err.instance, dict) and name not in err.instance:
+                yield _p(f, node, [*path, name], f"the key {name!r}", "it missing", "add it; every entry needs it")
+    elif kind == "additionalProperties":
+        allowed = sorted(schema.get("properties", {}))
+        for key in err.instance:
+            if key not in allowed:
+                mark = node.key_marks.get(key, (node.line, node.column))
+                expected = "one of the keys " + ", ".join(allowed)
+                yield _p(f, mark, [*path, key], expected, f"the unknown key {key!r}", _close(key, allowed))
+    elif kind == "pattern":
+        yield _p(f, node, path, schema.get("x-expected", f"text matching {err.validator_value}"), node.describe())
+    elif kind in ("minItems", "minProperties"):
+        yield _p(f, node, path, f"at least {err.validator_value} item(s)", "fewer")
+    elif kind in ("maxItems", "maxProperties", "maxLength"):
+        yield _p(f, node, path, f"at most {err.validator_value} item(s) or characters", "more")
+    elif kind == "minLength":
+        yield _p(f, node, path, "a non-empty text", "an empty text")
+    elif kind == "uniqueItems":
+        yield _p(f, node, path, "each item once", "a repeated item")
+    elif kind == "minimum":
+        yield _p(f, node, path, f"a number of at least {err.validator_value}", node.describe())
+    else:
+        yield _p(f, node, path, f"a value allowed by '{kind}'", err.message)
+
+
+def _collect_files(catalog_dir: Path) -> tuple[list[_File], list[Problem]]:
+    files: list[_File] = []
+    problems: list[Problem] = []
+
+    def display(p: Path) -> str:
+        try:
+            return str(p.relative_to(Path.cwd()))
+        except ValueError:
+            return str(p)
+
+    if not catalog_dir.is_dir():
+        return [], [Problem(file=display(catalog_dir), line=1, column=1, key_path="(catalogue)",
+                            expected="a catalogue folder", found="no such folder",
+                            hint="pass --catalog DIR or run from the project root")]
+    wanted: list[tuple[Path, str]] = []
+    for fixed, kind in FIXED_FILES.items():
+        path = catalog_dir / fixed
+        if not path.is_file():
+            problems.append(Problem(file=display(path), line=1, column=1, key_path="(catalogue)",
+                                    expected=f"the file {fixed}", found="no such file"))
+        else:
+            wanted.append((path, kind))
+    for extra in sorted(catalog_dir.iterdir()):
+        if extra.suffix in (".yaml", ".yml") and extra.name not in FIXED_FILES:
+            problems.append(Problem(file=display(extra), line=1, column=1, key_path="(catalogue)",
+                                    expected="one of " + ", ".join(FIXED_FILES) + " or versions/*.yaml",
+                                    found="an unexpected file", hint="move or rename it"))
+    vdir = catalog_dir / VERSIONS_DIR
+    if vdir.is_dir():
+        for path in sorted(vdir.iterdir()):
+            if path.suffix == ".yaml":
+                wanted.append((path, "version-label"))
+            elif path.is_file() and not path.name.startswith("."):
+                problems.append(Problem(file=display(path), line=1, column=1, key_path="(catalogue)",
+                                        expected="a .yaml file", found="an unexpected file", hint="move or rename it"))
+    for path, kind in wanted:
+        result = load_file(path, display(path))
+        if isinstance(result, LoadedFile):
+            problems.extend(result.problems)
+            if result.root is not None:
+                files.append(_File(kind=kind, loaded=result))
+        else:
+            problems.extend(result)
+    return files, problems
+
+
+def load_catalog(catalog_dir: Path | str) -> Catalog:
+    """Load, validate and model a catalogue folder, or raise CatalogInvalid with every problem found."""
+    catalog_dir = Path(catalog_dir)
+    files, problems = _collect_files(catalog_dir)
+    good: list[_File] = []
+    for f in files:
+        found = list(_schema_problems(f, SCHEMA_DIR))
+        problems.extend(found)
+        if not found:
+            good.append(f)
+    by_kind: dict[str, list[_File]] = {}
+    for f in good:
+        by_kind.setdefault(f.kind, []).append(f)
+    complete = all(k in by_kind for k in FIXED_FILES.values()) and len(good) == len(files)
+    if problems or not complete:
+        # Cross-file rules need every file; still run the rules that stand within each good file.
+        for f in good:
+            if f.kind == "listing":
+                problems.extend(_listing_rules(f, None, None))
+        raise CatalogInvalid(problems)
+    cross = _Cross(by_kind)
+    problems.extend(cross.check())
+    if problems:
+        raise CatalogInvalid(problems)
+    return cross.build()
+
+
+def _listing_rules(f: _File, area_ids: set[str] | None, register: dict[str, dict[str, Any]] | None) -> Iterator[Problem]:
+    entries = f.root.value["entries"].value
+    seen_paths: dict[str, int] = {}
+    seen_slugs: dict[str, int] = {}
+    for i, node in enumerate(entries):
+        e = node.value
+        pos = e["position"].value
+        if pos != i + 1:
+            yield _p(f, e["position"], ["entries", i, "position"], f"position {i + 1} (entries are in listing order)",
+                     f"position {pos}", "renumber the entries 1, 2, 3, ...")
+        path = e["path"].value
+        if path is not None:
+            if any(seg in (".", "..") for seg in path.split("/")):
+                yield _p(f, e["path"], ["entries", i, "path"], "a path without '.' or '..' segments", node_text(e["path"]))
+            if path in seen_paths:
+                yield _p(f, e["path"], ["entries", i, "path"], "each path once", f"{path!r} again",
+                         f"already the path of entry {seen_paths[path]}")
+            seen_paths.setdefault(path, i + 1)
+        slug = entry_slug(pos, path).lower()
+        if slug in seen_slugs and (path is None or path not in seen_paths or seen_paths[path] == i + 1):
+            yield _p(f, e["path"], ["entries", i, "path"], "a URL slug unique when case is ignored",
+                     f"the slug {entry_slug(pos, path)!r}", f"entry {seen_slugs[slug]} has the same page URL")
+        seen_slugs.setdefault(slug, i + 1)
+        marker = e["version_marker"].value
+        at = marker["at"].value
+        if (at in ("start", "end")) != ("token" in marker):
+            yield _p(f, e["version_marker"], ["entries", i, "version_marker"],
+                     "a token exactly when the marker is at the start or end", "a mismatch")
+        elif at in ("start", "end") and path is not None:
+            token = marker["token"].value
+            segs = path.strip("/").split("/")
+            where = segs[0] if at == "start" else segs[-1]
+            if where != token:
+                yield _p(f, e["version_marker"], ["entries", i, "version_marker"],
+                         f"the path to {at} with the segment {token!r}", f"the path {path!r}")
+        if (path is None) != (at == "not-shown"):
+            yield _p(f, e["version_marker"], ["entries", i, "version_marker", "at"],
+                     "'not-shown' exactly when the path is null", f"{at!r}",
+                     "an entry without a path has no marker we can see")
+        if area_ids is not None and e["area"].value is not None:
+            aid = e["area"].value["id"]
+            if aid.value not in area_ids:
+                yield _p(f, aid, ["entries", i, "area", "id"], "an area id from service.yaml",
+                         f"{aid.value!r}", _close(aid.value, sorted(area_ids)))
+        if register is not None and "not_shown" in e:
+            for j, ref in enumerate(e["not_shown"].value):
+                if ref.value not in register:
+                    yield _p(f, ref, ["entries", i, "not_shown", j], "an id from not-shown.yaml", f"{ref.value!r}",
+                             _close(ref.value, sorted(register)))
+
+
+def node_text(node: Node) -> str:
+    """A short description of a node for messages."""
+    return node.describe()
+
+
+class _Cross:
+    """Rules across files, then the model build. Only runs on files that passed their schema."""
+
+    def __init__(self, by_kind: dict[str, list[_File]]) -> None:
+        self.service = by_kind["service"][0]
+        self.listing = by_kind["listing"][0]
+        self.register = by_kind["not-shown"][0]
+        self.versions = by_kind.get("version-label", [])
+
+    def check(self) -> Iterator[Problem]:
+        svc = self.service.root.plain()
+        area_ids = {a["id"] for a in svc["areas"]}
+        yield from self._unique(self.service, [a["id"] for a in svc["areas"]], ["areas"], "id", "area id")
+        reg_items = self.register.root.plain()["items"]
+        register = {item["id"]: item for item in reg_items}
+        yield from self._unique(self.register, [i["id"] for i in reg_items], ["items"], "id", "register id")
+        yield from _listing_rules(self.listing, area_ids, register)
+        entries = self.listing.root.plain()["entries"]
+        positions = {e["position"] for e in entries}
+        for i, item in enumerate(reg_items):
+            for j, pos in enumerate(item.get("entries", [])):
+                if pos not in positions:
+                    node = _node_at(self.register.root, ["items", i, "entries", j])
+                    yield _p(self.register, node, ["items", i, "entries", j], "a listing position", str(pos))
+            if (item["scope"] == "entry") != ("entries" in item):
+                node = _node_at(self.register.root, ["items", i])
+                yield _p(self.register, node, ["items", i, "entries"], "entries exactly when scope is 'entry'",
+                         "a mismatch")
+        yield from self._version_rules(svc, entries)
+
+    def _unique(self, f: _File, values: list[str], path: list[Any], key: str, what: str) -> Iterator[Problem]:
+        seen: set[str] = set()
+        for i, v in enumerate(values):
+            if v in seen:
+                where = [*path, i, key] if key else [*path, i]
+                yield _p(f, _node_at(f.root, where), where, f"each {what} once", f"{v!r} again")
+            seen.add(v)
+
+    def _version_rules(self, svc: dict[str, Any], entries: list[dict[str, Any]]) -> Iterator[Problem]:
+        labels = svc["version_labels"]
+        plan_names = svc["plan_entries"]
+        yield from self._unique(self.service, labels, ["version_labels"], "", "version label")
+        yield from self._unique(self.service, plan_names, ["plan_entries"], "", "plan entry")
+        for group, path in ((labels, ["version_labels"]), (plan_names, ["plan_entries"])):
+            slugs: dict[str, str] = {}
+            for i, name in enumerate(group):
+                s = label_slug(name).lower()
+                if s in slugs and slugs[s] != name:
+                    node = _node_at(self.service.root, [*path, i])
+                    yield _p(self.service, node, [*path, i], "a URL slug unique when case is ignored",
+                             f"{name!r}", f"{slugs[s]!r} has the same page URL")
+                slugs.setdefault(s, name)
+        keys = [entry_key(e["position"], e["path"]) for e in entries]
+        key_set = set(keys)
+        by_label: dict[str, _File] = {}
+        values_lock = set(svc["lock_values"]["values"])
+        for f in self.versions:
+            label_node = f.root.value["label"]
+            label = label_node.value
+            if label not in labels:
+                yield _p(f, label_node, ["label"], "a label listed in service.yaml version_labels",
+                         f"{label!r}", _close(label, labels) or "add it to version_labels in service.yaml")
+            elif label in by_label:
+                yield _p(f, label_node, ["label"], "each version label in one file",
+                         f"{label!r} again", f"also in {by_label[label].name}")
+            else:
+                by_label[label] = f
+            stem = Path(f.name).stem
+            if stem != label_slug(label):
+                yield _p(f, label_node, ["label"], f"the file to be named {label_slug(label)}.yaml",
+                         f"{Path(f.name).name}", "rename the file or fix the label")
+            plans = f.root.value["plans"]
+            for plan_name, plan in plans.value.items():
+                if plan_name not in plan_names:
+                    mark = plans.key_marks[plan_name]
+                    yield _p(f, mark, ["plans", plan_name], "a plan entry listed in service.yaml plan_entries",
+                             f"{plan_name!r}", _close(plan_name, plan_names) or "add it to plan_entries in service.yaml")
+                vals = plan.value["values"]
+                for key, value in vals.value.items():
+                    if key not in key_set:
+                        mark = vals.key_marks[key]
+                        yield _p(f, mark, ["plans", plan_name, "values", key], "a listing entry key",
+                                 f"a value for the unknown entry {key!r}", _close(key, keys) or "remove it")
+                    elif value.value not in values_lock:
+                        yield _p(f, value, ["plans", plan_name, "values", key],
+                                 "a lock value from service.yaml lock_values", f"{value.value!r}")
+                missing = [k for k in keys if k not in vals.value]
+                for k in missing:
+                    pos = keys.index(k) + 1
+                    yield _p(f, vals, ["plans", plan_name, "values", k], f"a value for listing entry {pos} ({k})",
+                             "none", "every plan entry has one value per listing entry")
+                order = [k for k in vals.value if k in key_set]
+                if not missing and order != keys:
+                    first = next(i for i, (a, b) in enumerate(zip(order, keys)) if a != b)
+                    mark = vals.key_marks[order[first]]
+                    yield _p(f, mark, ["plans", plan_name, "values", order[first]],
+                             f"values in listing order ({keys[first]} here)", f"{order[first]}",
+                             "the source lists values in listing order")
+        for label in labels:
+            if label not in by_label:
+                i = labels.index(label)
+                node = _node_at(self.service.root, ["version_labels", i])
+                yield _p(self.service, node, ["version_labels", i], f"a file versions/{label_slug(label)}.yaml",
+                         "no such file", "add the file or remove the label")
+        self._by_label = by_label
+
+    def build(self) -> Catalog:
+        svc = self.service.root.plain()
+        areas = {a["id"]: Area(id=a["id"], name=a["name"], source=a["source"]) for a in svc["areas"]}
+        entries = []
+        for e in self.listing.root.plain()["entries"]:
+            vm = e["version_marker"]
+            entries.append(ListingEntry(
+                position=e["position"], method=e["method"], path=e["path"],
+                slug=entry_slug(e["position"], e["path"]), key=entry_key(e["position"], e["path"]),
+                version_marker=VersionMarker(at=vm["at"], token=vm.get("token")),
+                area=areas[e["area"]["id"]] if e["area"] is not None else None,
+                source=e["source"], not_shown=tuple(e.get("not_shown", ())),
+            ))
+        keys = [e.key for e in entries]
+        versions = []
+        for label in svc["version_labels"]:
+            data = self._by_label[label].root.plain()
+            plans = tuple(
+                PlanEntry(name=name, slug=label_slug(name), source=p["source"],
+                          values=tuple(p["values"][k] for k in keys))
+                for name, p in data["plans"].items()
+            )
+            pt = data["plan_table"]
+            versions.append(VersionLabel(label=label, slug=label_slug(label), source=data["source"],
+                                         plan_table=pt["title"], value_column=pt["value_column"],
+                                         plan_table_source=pt["source"], plans=plans))
+        register = tuple(
+            NotShown(id=i["id"], topic=i["topic"], detail=i["detail"], section=i["section"], scope=i["scope"],
+                     entries=tuple(i.get("entries", ())))
+            for i in self.register.root.plain()["items"]
+        )
+        service = Service(name=svc["name"], summary=svc["summary"], source=svc["source"],
+                          base_url_source=svc["base_url_source"], areas=tuple(areas.values()),
+                          lock_values_source=svc["lock_values"]["source"])
+        return Catalog(service=service, entries=tuple(entries), versions=tuple(versions),
+                       plan_names=tuple(svc["plan_entries"]), not_shown=register)
