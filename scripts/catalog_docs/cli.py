@@ -17,6 +17,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_render(args: argparse.Namespace) -> int:
+    from .render import render
+    from .validate import load_catalog
+
+    result = render(load_catalog(args.catalog), args.out)
+    print(f"rendered into {args.out}: {len(result.written)} files written, {result.unchanged} unchanged, "
+          f"{len(result.removed)} stale files removed")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="catalog-docs", description=__doc__)
@@ -24,6 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="validate the catalogue and print its counts")
     check.add_argument("--catalog", type=Path, default=Path("catalog"), help="catalogue folder (default ./catalog)")
     check.set_defaults(func=_cmd_check)
+    render = sub.add_parser("render", help="render the Markdown pages and downloads into the docs folder")
+    render.add_argument("--catalog", type=Path, default=Path("catalog"), help="catalogue folder (default ./catalog)")
+    render.add_argument("--out", type=Path, default=Path("docs"), help="output folder (default ./docs)")
+    render.set_defaults(func=_cmd_render)
     return parser
 
 

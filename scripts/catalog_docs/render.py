@@ -1,0 +1,277 @@
+"""Stage 4: render the model into Markdown pages and download files, and write them safely.
+
+`render_pages` is pure: model in, {relative path: text} out. `write_output` owns the output folder: it
+writes only files whose content changed, never touches a file it did not write (a manifest records
+what it wrote), removes only its own stale files, and stages every new file before swapping it in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from .compare import Comparison, compare_sides, consecutive_pairs, Side
+from .errors import CatalogDocsError
+from .escape import finalize, md_escape
+from .export import catalog_data, to_json
+from .model import Catalog, ListingEntry, VersionLabel
+
+MANIFEST = ".catalog-docs-manifest.json"
+PAGE_ROWS = 250
+"""Tables with more listing entries than this are split over several pages, so no page grows without bound."""
+
+
+def do_url(slug: str) -> Markup:
+    """A slug as a URL path segment (slugs are validated; anything else is percent-encoded anyway)."""
+    return Markup(quote(slug, safe="._~-"))
+
+
+_CODE_SAFE = re.compile(r"[A-Za-z0-9._~/{}-]+")
+
+
+def do_code(text: str) -> Markup:
+    """Text for a code span or block, where entities would show literally: only validated path characters
+    pass through as they are; anything else is escaped like all other catalogue text."""
+    return Markup(text) if _CODE_SAFE.fullmatch(text) else md_escape(text)
+
+
+def compare_slug(a: VersionLabel, b: VersionLabel) -> str:
+    """URL slug of the comparison of two labels: `<from>...<to>`."""
+    return f"{a.slug}...{b.slug}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cell:
+    """One value of a (label, plan entry) column for one listing entry, or None when the plan is not listed."""
+
+    value: str | None
+    changed_from: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Column:
+    """A (version label, plan entry) column of the operations index and the matrix."""
+
+    version: VersionLabel
+    plan_index: int
+
+    @property
+    def plan(self) -> Any:
+        return self.version.plans[self.plan_index]
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("catalog_docs", "templates"),
+        undefined=StrictUndefined,
+        autoescape=True,
+        finalize=finalize,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["url"] = do_url
+    env.filters["md"] = md_escape
+    env.filters["code"] = do_code
+    env.filters["front"] = lambda s: Markup(json.dumps(str(s), ensure_ascii=False))
+    return env
+
+
+class _Pages:
+    """Collects rendered pages; every page knows its depth so links can be written relative."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.env = _environment()
+        self.out: dict[str, str] = {}
+        self.columns = [Column(version=v, plan_index=i) for v in catalog.versions for i in range(len(v.plans))]
+        self.register = {n.id: n for n in catalog.not_shown}
+
+    def add(self, path: str, template: str, **context: Any) -> None:
+        depth = path.count("/")
+        root = Markup("../" * depth)
+        tpl = self.env.get_template(template)
+        self.out[path] = tpl.render(root=root, catalog=self.catalog, register=self.register, **context)
+
+    def history(self, entry: ListingEntry) -> list[tuple[VersionLabel, list[Cell]]]:
+        """Per-operation comparison: for each label, a cell per plan entry name, marked where it changed."""
+        rows = []
+        previous: dict[str, str] = {}
+        for v in self.catalog.versions:
+            cells = []
+            for name in self.catalog.plan_names:
+                plan = v.plan(name)
+                if plan is None:
+                    cells.append(Cell(value=None))
+                    continue
+                value = plan.values[entry.position - 1]
+                before = previous.get(name)
+                cells.append(Cell(value=value, changed_from=before if before is not None and before != value else None))
+                previous[name] = value
+            rows.append((v, cells))
+        return rows
+
+
+def _chunks(n: int) -> list[tuple[int, int]]:
+    return [(i, min(i + PAGE_ROWS, n)) for i in range(0, max(n, 1), PAGE_ROWS)]
+
+
+def _paged(pages: _Pages, folder: str, template: str, **context: Any) -> None:
+    """Render a per-entry table page, split into `page-N` pages when the listing is long."""
+    chunks = _chunks(len(pages.catalog.entries))
+    names = [f"{folder}/index.md"] + [f"{folder}/page-{i}.md" for i in range(2, len(chunks) + 1)]
+    for i, ((start, stop), name) in enumerate(zip(chunks, names)):
+        pager = [(j + 1, posixpath.basename(n) if j else "index.md", j == i) for j, n in enumerate(names)]
+        pages.add(name, template, rows=pages.catalog.entries[start:stop], page_number=i + 1,
+                  page_count=len(chunks), pager=pager, **context)
+
+
+def render_pages(catalog: Catalog) -> dict[str, str]:
+    """Every generated file of the site, as {path relative to docs/: content}."""
+    pages = _Pages(catalog)
+    pairs = consecutive_pairs(catalog)
+    comparisons = [
+        (a, b, compare_sides(catalog, Side(label=a.label), Side(label=b.label))) for a, b in pairs
+    ]
+    pages.add("index.md", "home.md.j2", pairs=pairs)
+    pages.add("legend.md", "legend.md.j2")
+    _paged(pages, "operations", "operations.md.j2", columns=pages.columns)
+    for entry in catalog.entries:
+        history = pages.history(entry)
+        values = "; ".join(
+            f"{v.label}: " + ", ".join(f"{name} {c.value}" for name, c in zip(catalog.plan_names, cells) if c.value)
+            for v, cells in history
+        )
+        description = f"{entry.method} {entry.title}. Lock values by version label and plan entry: {values}."
+        if len(description) > 300:
+            description = description[:297].rsplit(" ", 1)[0] + "..."
+        pages.add(f"operations/{entry.slug}.md", "operation.md.j2", entry=entry, history=history,
+                  not_shown=catalog.not_shown_for(entry), description=description)
+    pages.add("versions/index.md", "versions.md.j2", pairs=pairs)
+    for v in catalog.versions:
+        differs = [len(set(p.values[e.position - 1] for p in v.plans)) > 1 for e in catalog.entries]
+        pages.add(f"versions/{v.slug}.md", "version.md.j2", version=v, differs=differs,
+                  rows=list(zip(catalog.entries, differs)))
+    pages.add("plans/index.md", "plans.md.j2")
+    for name in catalog.plan_names:
+        listed = [v for v in catalog.versions if v.plan(name) is not None]
+        unlisted = [v for v in catalog.versions if v.plan(name) is None]
+        pages.add(f"plans/{name.replace(' ', '-')}.md", "plan.md.j2", name=name, listed=listed, unlisted=unlisted)
+    pages.add("compare/index.md", "compare_index.md.j2", comparisons=comparisons)
+    for a, b, cmp in comparisons:
+        pages.add(f"compare/{compare_slug(a, b)}.md", "compare.md.j2", a=a, b=b, cmp=cmp,
+                  entries={e.position: e for e in catalog.entries})
+    _paged(pages, "matrix", "matrix.md.j2", columns=pages.columns)
+    pages.add("not-shown/index.md", "not_shown.md.j2", pairs=pairs)
+    pages.out["downloads/catalog.json"] = to_json(catalog_data(catalog))
+    return pages.out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WriteResult:
+    """What a render did to the output folder."""
+
+    written: tuple[str, ...]
+    unchanged: int
+    removed: tuple[str, ...]
+
+
+def _read_manifest(out_dir: Path) -> set[str]:
+    path = out_dir / MANIFEST
+    if not path.is_file():
+        return set()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {str(p) for p in data["files"]}
+    except (ValueError, KeyError, TypeError) as exc:
+        raise CatalogDocsError(f"{path}: the render manifest is damaged ({exc}); delete it and the generated pages") from exc
+
+
+def _safe_target(out_dir: Path, rel: str) -> Path:
+    target = (out_dir / rel).resolve()
+    if out_dir.resolve() not in target.parents:
+        raise CatalogDocsError(f"refusing to write outside {out_dir}: {rel}")
+    return target
+
+
+def write_output(files: dict[str, str], out_dir: Path) -> WriteResult:
+    """Write generated files into out_dir: only changed ones, staged first, never over a hand-written file."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    owned = _read_manifest(out_dir)
+    encoded = {rel: text.encode("utf-8") for rel, text in files.items()}
+    conflicts = sorted(rel for rel in encoded if rel not in owned and (out_dir / rel).exists())
+    if conflicts:
+        raise CatalogDocsError(
+            "refusing to overwrite hand-written files (not written by catalog-docs): "
+            + ", ".join(str(out_dir / c) for c in conflicts)
+        )
+    changed = []
+    for rel, data in encoded.items():
+        target = _safe_target(out_dir, rel)
+        try:
+            if target.read_bytes() == data:
+                continue
+        except OSError:
+            pass
+        changed.append(rel)
+    stale = sorted(rel for rel in owned if rel not in encoded)
+    manifest_path = out_dir / MANIFEST
+    if changed:
+        # Claim the new files before they appear, so an interrupted run never leaves files it does not own.
+        manifest_path.write_text(to_json({"generator": "catalog-docs render", "files": sorted(owned | set(encoded))}),
+                                 encoding="utf-8")
+    staging = Path(tempfile.mkdtemp(prefix=".catalog-docs-", dir=out_dir))
+    try:
+        for rel in changed:
+            staged = staging / rel
+            staged.parent.mkdir(parents=True, exist_ok=True)
+            staged.write_bytes(encoded[rel])
+        for rel in changed:  # swap in: each replace is atomic, and all content is already on disk
+            target = _safe_target(out_dir, rel)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staging / rel, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    removed = []
+    for rel in stale:
+        target = _safe_target(out_dir, rel)
+        if target.is_file():
+            target.unlink()
+            removed.append(rel)
+        _prune_empty(out_dir, target.parent)
+    manifest = to_json({"generator": "catalog-docs render", "files": sorted(encoded)})
+    if not manifest_path.is_file() or manifest_path.read_text(encoding="utf-8") != manifest:
+        manifest_path.write_text(manifest, encoding="utf-8")
+    return WriteResult(written=tuple(changed), unchanged=len(encoded) - len(changed), removed=tuple(removed))
+
+
+def _prune_empty(out_dir: Path, folder: Path) -> None:
+    root = out_dir.resolve()
+    while folder != root and root in folder.parents:
+        try:
+            folder.rmdir()  # only succeeds on an empty folder
+        except OSError:
+            return
+        folder = folder.parent
+
+
+def iter_pages(files: dict[str, str]) -> Iterator[str]:
+    """The Markdown pages among the generated files."""
+    return (rel for rel in files if rel.endswith(".md"))
+
+
+def render(catalog: Catalog, out_dir: Path) -> WriteResult:
+    """Render every page of the catalogue into out_dir (the docs folder)."""
+    return write_output(render_pages(catalog), out_dir)
