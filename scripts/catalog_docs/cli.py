@@ -27,6 +27,14 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_clean(args: argparse.Namespace) -> int:
+    from .render import write_output
+
+    result = write_output({}, args.out)
+    print(f"removed {len(result.removed)} generated files from {args.out}; hand-written files were kept")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="catalog-docs", description=__doc__)
@@ -38,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--catalog", type=Path, default=Path("catalog"), help="catalogue folder (default ./catalog)")
     render.add_argument("--out", type=Path, default=Path("docs"), help="output folder (default ./docs)")
     render.set_defaults(func=_cmd_render)
+    clean = sub.add_parser("clean", help="remove the generated pages (only files catalog-docs wrote)")
+    clean.add_argument("--out", type=Path, default=Path("docs"), help="output folder (default ./docs)")
+    clean.set_defaults(func=_cmd_clean)
     return parser
 
 

@@ -1,0 +1,45 @@
+# Two commands do all set-up on a fresh clone: `make serve` (build and serve the site) and `make test`.
+# Every target creates .venv and installs the project into it first when needed.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+BUILDER ?= mkdocs
+export NO_MKDOCS_2_WARNING := 1
+
+.DEFAULT_GOAL := help
+.PHONY: help install check render serve site test bench lighthouse clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-11s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP) ## Create .venv and install the project with its test tools
+
+check: $(STAMP) ## Validate the catalogue (catalog-docs check)
+	$(BIN)/catalog-docs check
+
+render: $(STAMP) ## Render the Markdown pages from the catalogue into docs/
+	$(BIN)/catalog-docs render
+
+serve: render ## Render and serve the site on http://127.0.0.1:8000, reloading when catalog/ changes
+	$(BIN)/mkdocs serve --dev-addr $(HOST):$(PORT)
+
+site: render ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
+	$(BIN)/mkdocs build --strict
+
+test: $(STAMP) ## Run every test (loader, render, site, browser)
+	bash scripts/ensure-chromium.sh
+	$(BIN)/python -m pytest
+
+clean: ## Remove the built site and generated pages (keeps .venv)
+	rm -rf site
+	$(BIN)/catalog-docs clean
