@@ -1,14 +1,19 @@
-"""Shared pytest options."""
+"""Session fixtures shared by the site, browser and accessibility tests."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from sitebuild import build, copy_project
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--update-goldens",
-        action="store_true",
-        default=False,
-        help="rewrite tests/golden/*/expected.txt from the loader's current output (read the diff before committing)",
-    )
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real catalogue rendered and built strictly once per test session; returns the site folder."""
+    project = copy_project(tmp_path_factory.mktemp("project"))
+    result = build(project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    return project / "site"
