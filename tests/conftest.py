@@ -1,4 +1,4 @@
-"""Session fixtures shared by the site, browser and accessibility tests."""
+"""Shared pytest options and session fixtures (the site built once, for site, browser and accessibility tests)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,15 @@ from pathlib import Path
 import pytest
 
 from sitebuild import build, copy_project
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-goldens",
+        action="store_true",
+        default=False,
+        help="rewrite tests/golden/*/expected.txt from the loader's current output (read the diff before committing)",
+    )
 
 
 @pytest.fixture(scope="session")
