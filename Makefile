@@ -8,10 +8,11 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 BUILDER ?= mkdocs
+LIGHTHOUSE := tools/lighthouse/node_modules/.bin/lighthouse
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help install check render serve site test bench lighthouse clean
+.PHONY: help install check render serve site test bench lighthouse tools clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-11s %s\n", $$1, $$2}'
@@ -36,8 +37,18 @@ serve: render ## Render and serve the site on http://127.0.0.1:8000, reloading w
 site: render ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
 	$(BIN)/mkdocs build --strict
 
-test: $(STAMP) ## Run every test (loader, render, site, browser)
+$(LIGHTHOUSE): tools/lighthouse/package-lock.json
+	bash scripts/ensure-node.sh
+	npm ci --prefix tools/lighthouse --no-audit --no-fund --loglevel=error
+	touch $@
+
+tools: $(STAMP) $(LIGHTHOUSE) ## Install the test tools: Debian's chromium, Lighthouse (npm, local folder)
 	bash scripts/ensure-chromium.sh
+
+lighthouse: site tools ## Serve site/ with gzip on 127.0.0.1 and run Lighthouse on every page type
+	$(BIN)/python -m catalog_docs.lighthouse --site site --out .lighthouse
+
+test: tools ## Run every test (loader, render, site, browser, Lighthouse)
 	$(BIN)/python -m pytest
 
 clean: ## Remove the built site and generated pages (keeps .venv)
