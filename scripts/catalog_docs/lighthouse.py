@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .errors import CatalogDocsError
 from .model import Catalog
 from .static_server import serve
 
@@ -68,7 +69,7 @@ def _run_one(page_type: str, url: str, out_dir: Path) -> PageResult:
            "--only-categories=" + ",".join(CATEGORIES)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if proc.returncode != 0 or not report.is_file():
-        raise RuntimeError(f"lighthouse failed on {url}: {proc.stderr[-2000:]}")
+        raise CatalogDocsError(f"lighthouse failed on {url}: {proc.stderr[-2000:]}")
     data = json.loads(report.read_text(encoding="utf-8"))
     scores = {k: round((data["categories"][k]["score"] or 0) * 100) for k in CATEGORIES}
     origin = urlsplit(url)[:2]
@@ -95,7 +96,7 @@ def _run_one(page_type: str, url: str, out_dir: Path) -> PageResult:
 def run_all(site: Path, catalog: Catalog, out_dir: Path) -> list[PageResult]:
     """Serve site/ with gzip on 127.0.0.1 and run Lighthouse (mobile, simulated throttling) on each page type."""
     if not LIGHTHOUSE.exists():
-        raise RuntimeError(f"{LIGHTHOUSE} is missing: run `make lighthouse` (it installs Lighthouse locally)")
+        raise CatalogDocsError(f"{LIGHTHOUSE} is missing: run `make lighthouse` (it installs Lighthouse locally)")
     out_dir.mkdir(parents=True, exist_ok=True)
     server, base = serve(site)
     try:
@@ -117,6 +118,7 @@ def format_table(results: list[PageResult]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m catalog_docs.lighthouse --site site --out .lighthouse`"""
+    from .errors import CatalogInvalid
     from .validate import load_catalog
 
     parser = argparse.ArgumentParser(prog="catalog-docs-lighthouse", description=__doc__)
@@ -124,7 +126,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--catalog", type=Path, default=Path("catalog"))
     parser.add_argument("--out", type=Path, default=Path(".lighthouse"))
     args = parser.parse_args(argv)
-    results = run_all(args.site, load_catalog(args.catalog), args.out)
+    if not (args.site / "index.html").is_file():
+        print(f"catalog-docs-lighthouse: error: no built site in {args.site}: run `make site` first", file=sys.stderr)
+        return 2
+    try:
+        results = run_all(args.site, load_catalog(args.catalog), args.out)
+    except CatalogInvalid as exc:
+        print(exc.report(), file=sys.stderr)
+        return 1
+    except CatalogDocsError as exc:
+        print(f"catalog-docs-lighthouse: error: {exc}", file=sys.stderr)
+        return 2
     print(format_table(results))
     for r in results:
         print(json.dumps({"page_type": r.page_type, **r.scores, "transfer_bytes": r.transfer_bytes,
