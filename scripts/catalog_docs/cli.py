@@ -89,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     clean.set_defaults(func=_cmd_clean)
     diff = sub.add_parser(
         "diff", help="compare two version labels or plan entries, or the catalogue at a git revision",
+        usage="catalog-docs diff FROM TO [options]\n       catalog-docs diff --against REV [options]",
         description="Compare FROM with TO (each a version label 'UPI_N 1.0.1' or a label and plan entry "
                     "'UPI_N 1.0.1:UPI_N 1.0.0'), or with --against REV the catalogue at a git revision with the "
                     "working tree.")
