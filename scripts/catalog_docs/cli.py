@@ -35,6 +35,44 @@ def _cmd_clean(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_diff(args: argparse.Namespace) -> int:
+    from .compare import compare_catalogs, compare_sides, parse_side
+    from .formats import format_comparison
+    from .gitrev import catalog_at_revision, find_catalog_dir
+    from .validate import load_catalog
+
+    catalog_dir = find_catalog_dir(args.catalog)
+    if args.against is not None:
+        if args.sides:
+            raise CatalogDocsError("give either FROM TO or --against REV, not both")
+        old = catalog_at_revision(catalog_dir, args.against)
+        cmp = compare_catalogs(old, load_catalog(catalog_dir), args.against, "working tree")
+    else:
+        if len(args.sides) != 2:
+            raise CatalogDocsError("expected FROM TO (each LABEL or LABEL:PLAN), or --against REV")
+        catalog = load_catalog(catalog_dir)
+        cmp = compare_sides(catalog, parse_side(args.sides[0], catalog), parse_side(args.sides[1], catalog))
+    sys.stdout.write(format_comparison(cmp, args.format))
+    return 1 if args.exit_code and cmp.has_differences else 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .export import export_text
+    from .gitrev import find_catalog_dir
+    from .validate import load_catalog
+
+    text = export_text(load_catalog(find_catalog_dir(args.catalog)), args.format)
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            args.out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise CatalogDocsError(f"cannot write {args.out}: {exc.strerror}") from None
+        print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="catalog-docs", description=__doc__)
@@ -49,6 +87,28 @@ def build_parser() -> argparse.ArgumentParser:
     clean = sub.add_parser("clean", help="remove the generated pages (only files catalog-docs wrote)")
     clean.add_argument("--out", type=Path, default=Path("docs"), help="output folder (default ./docs)")
     clean.set_defaults(func=_cmd_clean)
+    diff = sub.add_parser(
+        "diff", help="compare two version labels or plan entries, or the catalogue at a git revision",
+        usage="catalog-docs diff FROM TO [options]\n       catalog-docs diff --against REV [options]",
+        description="Compare FROM with TO (each a version label 'UPI_N 1.0.1' or a label and plan entry "
+                    "'UPI_N 1.0.1:UPI_N 1.0.0'), or with --against REV the catalogue at a git revision with the "
+                    "working tree.")
+    diff.add_argument("sides", nargs="*", metavar="FROM TO", help="two labels, or two LABEL:PLAN pairs")
+    diff.add_argument("--against", metavar="REV", help="compare the catalogue at git revision REV with the working tree")
+    diff.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                      help="text for a terminal (default), markdown for a pull-request comment, json for tools")
+    diff.add_argument("--exit-code", action="store_true",
+                      help="exit 1 when there is any difference, 0 when there is none (errors exit 2)")
+    diff.add_argument("--catalog", type=Path, default=None,
+                      help="catalogue folder (default ./catalog, else catalog/ at the top of the git checkout)")
+    diff.set_defaults(func=_cmd_diff)
+    export = sub.add_parser("export", help="write the catalogue as JSON, the lock matrix as CSV, or OpenAPI 3.1")
+    export.add_argument("--format", choices=("json", "csv", "openapi"), required=True,
+                        help="json: the model; csv: the lock matrix; openapi: an OpenAPI 3.1 YAML document")
+    export.add_argument("--out", type=Path, default=None, help="write to FILE instead of standard output")
+    export.add_argument("--catalog", type=Path, default=None,
+                        help="catalogue folder (default ./catalog, else catalog/ at the top of the git checkout)")
+    export.set_defaults(func=_cmd_export)
     return parser
 
 
@@ -59,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except CatalogInvalid as exc:
         print(exc.report(), file=sys.stderr)
-        return 1
+        return 2 if args.command == "diff" else 1  # diff keeps 1 for "differences found"
     except CatalogDocsError as exc:
         print(f"catalog-docs: error: {exc}", file=sys.stderr)
         return 2

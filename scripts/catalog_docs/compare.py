@@ -99,12 +99,15 @@ def parse_side(text: str, catalog: Catalog) -> Side:
     """Read `LABEL` or `LABEL:PLAN`, checking that both exist; the error lists the valid choices."""
     label, sep, plan = text.partition(":")
     label, plan = label.strip(), plan.strip()
+    valid_labels = ", ".join(repr(v.label) for v in catalog.versions)
+    if not label or ":" in plan:
+        raise CatalogDocsError(f"{text!r} is not LABEL or LABEL:PLAN; valid labels: {valid_labels}")
     version = catalog.version(label)
     if version is None:
-        valid = ", ".join(repr(v.label) for v in catalog.versions)
-        raise CatalogDocsError(f"unknown version label {label!r}; valid labels: {valid}")
+        raise CatalogDocsError(f"unknown version label {label!r}; valid labels: {valid_labels}")
     if sep and not plan:
-        raise CatalogDocsError(f"{text!r}: expected LABEL:PLAN with a plan entry after ':'")
+        valid = ", ".join(repr(f"{label}:{p.name}") for p in version.plans)
+        raise CatalogDocsError(f"{text!r}: expected LABEL:PLAN with a plan entry after ':'; valid here: {valid}")
     if sep and version.plan(plan) is None:
         valid = ", ".join(repr(p.name) for p in version.plans)
         raise CatalogDocsError(f"plan entry {plan!r} is not listed under {label!r}; listed there: {valid}")
@@ -190,23 +193,29 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
             if diffs:
                 changes.append(Change(kind="entry-changed", position=e.position, path=e.path, slug=e.slug,
                                       detail="; ".join(diffs)))
+    plans_added: list[str] = []
+    plans_removed: list[str] = []
     old_labels = {v.label: v for v in old.versions}
     new_labels = {v.label: v for v in new.versions}
-    for label in old_labels:
+    for label, va in old_labels.items():
         if label not in new_labels:
-            changes.append(Change(kind="label-removed", label=label))
+            changes.append(Change(kind="label-removed", label=label,
+                                  detail="plan entries: " + ", ".join(p.name for p in va.plans)))
     for label, vb in new_labels.items():
         va = old_labels.get(label)
         if va is None:
-            changes.append(Change(kind="label-added", label=label))
+            changes.append(Change(kind="label-added", label=label,
+                                  detail="plan entries: " + ", ".join(p.name for p in vb.plans)))
             continue
         for p in va.plans:
             if vb.plan(p.name) is None:
                 changes.append(Change(kind="plan-removed", label=label, plan=p.name))
+                plans_removed.append(f"{label}:{p.name}")
         for pb in vb.plans:
             pa = va.plan(pb.name)
             if pa is None:
                 changes.append(Change(kind="plan-added", label=label, plan=pb.name))
+                plans_added.append(f"{label}:{pb.name}")
                 continue
             old_values = {e.key: v for e, v in zip(old.entries, pa.values)}
             for e, v in zip(new.entries, pb.values):
@@ -228,5 +237,8 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
         if nid not in old_reg:
             changes.append(Change(kind="not-shown-added", detail=f"{nid} ({n.section})"))
         elif old_reg[nid] != n:
-            changes.append(Change(kind="not-shown-changed", detail=f"{nid} ({n.section})"))
-    return Comparison(from_side=old_name, to_side=new_name, changes=tuple(changes), unchanged=tuple(unchanged))
+            fields = [f for f in ("topic", "detail", "section", "scope", "entries")
+                      if getattr(old_reg[nid], f) != getattr(n, f)]
+            changes.append(Change(kind="not-shown-changed", detail=f"{nid} ({n.section}): " + ", ".join(fields)))
+    return Comparison(from_side=old_name, to_side=new_name, plans_added=tuple(plans_added),
+                      plans_removed=tuple(plans_removed), changes=tuple(changes), unchanged=tuple(unchanged))

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
-from typing import Any
+from typing import Any, Literal
+
+import yaml
 
 from .compare import Comparison
-from .model import Catalog
+from .errors import CatalogDocsError
+from .model import LOCK_VALUES, Catalog, ListingEntry
+
+ExportFormat = Literal["json", "csv", "openapi"]
+EXPORT_FORMATS: tuple[ExportFormat, ...] = ("json", "csv", "openapi")
+MATRIX_FIXED_COLUMNS = ("position", "method", "path")
 
 
 def catalog_data(catalog: Catalog) -> dict[str, Any]:
@@ -88,3 +97,136 @@ def comparison_data(cmp: Comparison) -> dict[str, Any]:
 def to_json(data: Any) -> str:
     """Stable, readable JSON text."""
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def lock_matrix_columns(catalog: Catalog) -> list[str]:
+    """The value columns of the lock matrix, one per (label, plan entry), named `LABEL:PLAN` as `diff` reads them."""
+    return [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans]
+
+
+def lock_matrix_csv(catalog: Catalog) -> str:
+    """One row per listing entry, one column per (label, plan entry), plus position, method and path
+    (published as /downloads/lock-matrix.csv). An entry without a path has an empty path cell."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*MATRIX_FIXED_COLUMNS, *lock_matrix_columns(catalog)])
+    for e in catalog.entries:
+        values = [p.values[e.position - 1] for v in catalog.versions for p in v.plans]
+        writer.writerow([e.position, e.method, e.path or "", *values])
+    return out.getvalue()
+
+
+def read_lock_matrix(text: str) -> dict[str, Any]:
+    """Read a lock-matrix CSV back: `entries` as (position, method, path) and `values` as
+    {(label, plan entry): values in listing order}. Raises CatalogDocsError on a malformed file."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or tuple(rows[0][:3]) != MATRIX_FIXED_COLUMNS:
+        raise CatalogDocsError(f"lock matrix: expected the header to start with {', '.join(MATRIX_FIXED_COLUMNS)}")
+    header = rows[0]
+    keys = []
+    for name in header[3:]:
+        label, sep, plan = name.partition(":")
+        if not sep or not label or not plan:
+            raise CatalogDocsError(f"lock matrix: column {name!r} is not LABEL:PLAN")
+        keys.append((label, plan))
+    entries = []
+    columns: dict[tuple[str, str], list[str]] = {k: [] for k in keys}
+    for line, row in enumerate(rows[1:], start=2):
+        if len(row) != len(header):
+            raise CatalogDocsError(f"lock matrix line {line}: {len(row)} cells, expected {len(header)}")
+        entries.append((int(row[0]), row[1], row[2] or None))
+        for key, value in zip(keys, row[3:]):
+            if value not in LOCK_VALUES:
+                raise CatalogDocsError(f"lock matrix line {line}: {value!r} is not one of {', '.join(LOCK_VALUES)}")
+            columns[key].append(value)
+    return {"entries": entries, "values": {k: tuple(v) for k, v in columns.items()}}
+
+
+OPENAPI_EXTENSION_NOTE = (
+    "Generated from the catalogue by catalog-docs. Only what the source document states is here. "
+    "Each operation carries `x-catalog`: its listing position, its lock value under every version label and "
+    "plan entry (`locks`: label -> plan entry -> value), the ids of what is not shown for it, and its area, "
+    "which is inferred from the operation name (`inferred: true`), never stated by the source. The root "
+    "`x-catalog` holds the version labels with their plan tables and the listing entries without a path, "
+    "which OpenAPI paths cannot hold. `x-not-shown` lists what the source does not show (request payloads, "
+    "responses, security and more): those parts are left out of this document, not invented. "
+    "`info.version` is the latest version label."
+)
+
+
+def _locks(catalog: Catalog, entry: ListingEntry) -> dict[str, dict[str, str]]:
+    return {v.label: {p.name: p.values[entry.position - 1] for p in v.plans} for v in catalog.versions}
+
+
+def openapi_data(catalog: Catalog) -> dict[str, Any]:
+    """An OpenAPI 3.1 document of the listing (published as /downloads/openapi.yaml): one POST operation per
+    path, with no request body, responses or security, since the source shows none of them."""
+    paths: dict[str, Any] = {}
+    for e in catalog.entries:
+        if e.path is None:
+            continue
+        paths[e.path] = {"post": {
+            "operationId": e.slug,
+            "summary": f"POST {e.path}",
+            "description": "Purpose and behaviour: not shown in the source (see `x-not-shown`).",
+            "x-catalog": {
+                "position": e.position,
+                "locks": _locks(catalog, e),
+                "area": ({"id": e.area.id, "name": e.area.name, "inferred": True} if e.area else None),
+                "not_shown": [n.id for n in catalog.not_shown_for(e)],
+                "source": e.source,
+            },
+        }}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": catalog.service.name,
+            "version": catalog.versions[-1].label,
+            "summary": catalog.service.summary,
+            "description": OPENAPI_EXTENSION_NOTE,
+        },
+        "servers": [{
+            "url": "{base_url}",
+            "description": f"Paths are relative to a base URL that the source does not show ({catalog.service.base_url_source}).",
+            "variables": {"base_url": {
+                "default": "",
+                "description": "The base URL of the service: not shown in the source; supply your own.",
+            }},
+        }],
+        "paths": paths,
+        "x-catalog": {
+            "lock_values": list(LOCK_VALUES),
+            "lock_values_source": catalog.service.lock_values_source,
+            "version_labels": [
+                {"label": v.label, "source": v.source, "plan_table": v.plan_table, "value_column": v.value_column,
+                 "plan_entries": [p.name for p in v.plans]}
+                for v in catalog.versions
+            ],
+            "listing_entries": len(catalog.entries),
+            "entries_without_path": [
+                {"position": e.position, "method": e.method, "path": None, "source": e.source,
+                 "locks": _locks(catalog, e), "not_shown": [n.id for n in catalog.not_shown_for(e)]}
+                for e in catalog.entries if e.path is None
+            ],
+        },
+        "x-not-shown": [
+            {"id": n.id, "topic": n.topic, "detail": n.detail, "section": n.section, "scope": n.scope}
+            for n in catalog.not_shown
+        ],
+    }
+
+
+def to_yaml(data: Any) -> str:
+    """Stable YAML text, keys in the order given."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110)
+
+
+def export_text(catalog: Catalog, fmt: str) -> str:
+    """The catalogue in one of EXPORT_FORMATS: json (the model), csv (the lock matrix), openapi (YAML)."""
+    if fmt == "json":
+        return to_json(catalog_data(catalog))
+    if fmt == "csv":
+        return lock_matrix_csv(catalog)
+    if fmt == "openapi":
+        return to_yaml(openapi_data(catalog))
+    raise CatalogDocsError(f"unknown export format {fmt!r}; valid formats: {', '.join(EXPORT_FORMATS)}")

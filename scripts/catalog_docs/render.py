@@ -25,7 +25,7 @@ from markupsafe import Markup
 from .compare import Comparison, compare_sides, consecutive_pairs, Side
 from .errors import CatalogDocsError
 from .escape import finalize, md_escape
-from .export import catalog_data, to_json
+from .export import catalog_data, lock_matrix_csv, openapi_data, to_json, to_yaml
 from .model import Catalog, ListingEntry, VersionLabel
 
 MANIFEST = ".catalog-docs-manifest.json"
@@ -169,13 +169,17 @@ def render_pages(catalog: Catalog) -> dict[str, str]:
         listed = [v for v in catalog.versions if v.plan(name) is not None]
         unlisted = [v for v in catalog.versions if v.plan(name) is None]
         pages.add(f"plans/{name.replace(' ', '-')}.md", "plan.md.j2", name=name, listed=listed, unlisted=unlisted)
-    pages.add("compare/index.md", "compare_index.md.j2", comparisons=comparisons)
+    choices = [("Version labels", [v.label for v in catalog.versions]),
+               ("Version label : plan entry", [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans])]
+    pages.add("compare/index.md", "compare_index.md.j2", comparisons=comparisons, choices=choices)
     for a, b, cmp in comparisons:
         pages.add(f"compare/{compare_slug(a, b)}.md", "compare.md.j2", a=a, b=b, cmp=cmp,
                   entries={e.position: e for e in catalog.entries})
     _paged(pages, "matrix", "matrix.md.j2", columns=pages.columns)
     pages.add("not-shown/index.md", "not_shown.md.j2", pairs=pairs)
     pages.out["downloads/catalog.json"] = to_json(catalog_data(catalog))
+    pages.out["downloads/lock-matrix.csv"] = lock_matrix_csv(catalog)
+    pages.out["downloads/openapi.yaml"] = to_yaml(openapi_data(catalog))
     return pages.out
 
 
