@@ -63,7 +63,8 @@ def _validator(schema_path: Path) -> Draft202012Validator:
 
 def _prefix(f: _File) -> str:
     if f.kind == "version-label":
-        label = f.root.value.get("label") if f.loaded.root is not None else None
+        tree = f.loaded.root or f.loaded.outline
+        label = tree.value.get("label") if tree is not None and tree.kind == "map" else None
         shown = label.value if label is not None and isinstance(label.value, str) else Path(f.name).stem
         return f"versions[{shown}]"
     return f.kind
@@ -133,6 +134,19 @@ def _schema_problems(f: _File, schema_dir: Path) -> Iterator[Problem]:
             if ident not in seen:
                 seen.add(ident)
                 yield problem
+
+
+def _any_refused(root: Node) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.refused:
+            return True
+        if node.kind == "map":
+            stack.extend(node.value.values())
+        elif node.kind == "seq":
+            stack.extend(node.value)
+    return False
 
 
 def _refused_on(root: Node, path: list[Any]) -> bool:
@@ -260,14 +274,11 @@ def _collect_files(catalog_dir: Path) -> tuple[list[_File], list[Problem]]:
                                         expected="a .yaml file", found="an unexpected file", hint=hint))
     for path, kind in wanted:
         result = load_file(path, display(path))
-        if isinstance(result, LoadedFile):
-            f = _File(kind=kind, loaded=result)
-            for problem, where in result.problems:
-                problems.append(problem if where is None else replace(problem, key_path=_key_path(f, where)))
-            if result.root is not None:
-                files.append(f)
-        else:
-            problems.extend(result)
+        f = _File(kind=kind, loaded=result)
+        for problem, where in result.problems:
+            problems.append(problem if where is None else replace(problem, key_path=_key_path(f, where)))
+        if result.root is not None:
+            files.append(f)
     return files, problems
 
 
@@ -279,7 +290,7 @@ def load_catalog(catalog_dir: Path | str) -> Catalog:
     for f in files:
         found = list(_schema_problems(f, SCHEMA_DIR))
         problems.extend(found)
-        if not found:
+        if not found and not _any_refused(f.root):  # a refused value was never schema-checked
             good.append(f)
     by_kind: dict[str, list[_File]] = {}
     for f in good:
