@@ -313,12 +313,14 @@ def _listing_rules(f: _File, area_ids: set[str] | None, register: dict[str, dict
     entries = f.root.value["entries"].value
     seen_paths: dict[str, int] = {}
     seen_slugs: dict[str, tuple[int, str]] = {}
+    misnumbered = False
     for i, node in enumerate(entries):
         e = node.value
         pos = e["position"].value
-        if pos != i + 1:
+        if pos != i + 1 and not misnumbered:  # one entry out of place shifts all that follow: report it once
+            misnumbered = True
             yield _p(f, e["position"], ["entries", i, "position"], f"position {i + 1} (entries are in listing order)",
-                     f"position {pos}", "renumber the entries 1, 2, 3, ...")
+                     f"position {pos}", "renumber the entries 1, 2, 3, ... from here on")
         path = e["path"].value
         if path is not None:
             if any(seg in (".", "..") for seg in path.split("/")):
