@@ -49,8 +49,7 @@ def _apply(case: Path, catalog: Path) -> None:
             size = int(item["grow_to"])
             data = target.read_bytes()
             line = b"# " + b"x" * 77 + b"\n"
-            while len(data) + len(line) <= size:
-                data += line
+            data += line * ((size - len(data)) // len(line))
             data += b"#" * (size - len(data))
             assert len(data) == size
             target.write_bytes(data)

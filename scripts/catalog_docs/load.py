@@ -8,6 +8,7 @@ reported instead of silently becoming a boolean, a float or a date.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -43,8 +44,26 @@ _TAG_NAMES = {
 }
 # C0 and C1 controls except tab, newline and carriage return; invisible format characters (zero-width,
 # bidirectional overrides, byte-order marks inside text) are refused too: catalogue text must read as it shows.
-_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]")
+_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2028\u2029\u2066-\u206f\ufeff\ufff9-\ufffb\ufffe\uffff]")
 _TAB_INDENT = re.compile(r"^[ ]*\t", re.M)
+
+
+KeyPath = tuple["str | int", ...]
+"""Where a value sits inside its file: mapping keys and (0-based) list indexes, outermost first."""
+
+
+class Yaml11Value:
+    """A plain scalar YAML 1.1 would turn into something JSON has no type for, or that no catalogue field holds
+    (dates, floats, octal, hex or base-60 numbers). It equals nothing and matches no schema type, so the
+    schema reports it with its raw text instead of the catalogue silently holding a float or a date."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+
+    def __repr__(self) -> str:
+        return self.raw
 
 
 @dataclass(slots=True)
@@ -58,6 +77,8 @@ class Node:
     raw: str | None = None
     tag: str | None = None
     key_marks: dict[str, tuple[int, int]] = field(default_factory=dict)
+    refused: bool = False
+    """The loader already reported this node (alias, tag, merge key, nesting): later stages stay quiet about it."""
 
     def plain(self) -> Any:
         """The node as plain Python data (dict, list, str, int, ...) for schema validation."""
@@ -73,6 +94,8 @@ class Node:
             return "a mapping"
         if self.kind == "seq":
             return "a list"
+        if self.tag == "tag:yaml.org,2002:null" and not self.raw:
+            return "nothing"
         if self.tag == _STR:
             return f"the text {self.raw!r}" if len(self.raw or "") <= 60 else f"a text of {len(self.raw or '')} characters"
         return f"{_TAG_NAMES.get(self.tag or '', 'a value')} `{self.raw}`"
@@ -84,8 +107,12 @@ class LoadedFile:
 
     name: str
     root: Node | None
-    problems: tuple[Problem, ...] = ()
-    """Problems that still left a usable tree (anchors, tags, duplicate keys) are checked further."""
+    problems: tuple[tuple[Problem, KeyPath | None], ...] = ()
+    """Problems that still left a usable tree (anchors, tags, duplicate keys) are checked further. Each comes
+    with the key path of the value it is about (None for the file as a whole), so that the next stage can name
+    it the way it names every other value."""
+    outline: Node | None = None
+    """For a file refused before parsing: its tree as far as a lenient parse saw it, only to name values."""
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
@@ -97,16 +124,20 @@ def _problem(name: str, line: int, column: int, expected: str, found: str, hint:
     return Problem(file=name, line=line, column=column, key_path=key, expected=expected, found=found, hint=hint)
 
 
-def read_text(path: Path, name: str) -> tuple[str | None, list[Problem]]:
-    """Read a file as UTF-8 text, refusing what the catalogue format never contains."""
+def read_text(path: Path, name: str) -> tuple[str | None, list[tuple[Problem, int | None]], str | None]:
+    """Read a file as UTF-8 text, refusing what the catalogue format never contains.
+
+    Returns the text (None when it is refused), the problems, each with the character offset it is about
+    (None for the file as a whole), and the text as far as it could be decoded (None when nothing was read),
+    which the caller may parse leniently to name the value each offset sits in."""
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
-            return None, [_problem(name, 1, 1, f"a file of at most {MAX_BYTES} bytes", f"{size} bytes",
-                                   "split the data or check that the file is a catalogue file")]
+            return None, [(_problem(name, 1, 1, f"a file of at most {MAX_BYTES} bytes", f"{size} bytes",
+                                    "split the data or check that the file is a catalogue file"), None)], None
         data = path.read_bytes()
     except OSError as exc:
-        return None, [_problem(name, 1, 1, "a readable file", exc.strerror or str(exc))]
+        return None, [(_problem(name, 1, 1, "a readable file", exc.strerror or str(exc)), None)], None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -114,22 +145,77 @@ def read_text(path: Path, name: str) -> tuple[str | None, list[Problem]]:
     except UnicodeDecodeError as exc:
         prefix = data[: exc.start]
         line = prefix.count(b"\n") + 1
-        column = len(prefix) - (prefix.rfind(b"\n") + 1) + 1
-        return None, [_problem(name, line, column, "UTF-8 text", f"the byte 0x{data[exc.start]:02x}",
-                               "save the file as UTF-8")]
-    problems = []
+        # Columns count characters, as the parser's do: decode what precedes the bad byte on its line.
+        column = len(prefix[prefix.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        problem = _problem(name, line, column, "UTF-8 text", f"the byte 0x{data[exc.start]:02x}", "save the file as UTF-8")
+        return None, [(problem, len(prefix.decode("utf-8", "replace")))], data.decode("utf-8", "replace")
+    problems: list[tuple[Problem, int | None]] = []
     for m in _BAD_CHAR.finditer(text):
         ch = m.group()
         line, column = _line_col(text, m.start())
         label = unicodedata.name(ch, "control character")
-        problems.append(_problem(name, line, column, "visible text", f"U+{ord(ch):04X} {label}",
-                                 "remove the control or invisible formatting character"))
+        problems.append((_problem(name, line, column, "visible text", f"U+{ord(ch):04X} {label}",
+                                  "remove the control or invisible formatting character"), m.start()))
     for m in _TAB_INDENT.finditer(text):
         line, column = _line_col(text, m.end() - 1)
-        problems.append(_problem(name, line, column, "indentation with spaces", "a tab", "YAML forbids tabs in indentation"))
+        problems.append((_problem(name, line, column, "indentation with spaces", "a tab",
+                                  "YAML forbids tabs in indentation"), m.end() - 1))
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
-        problems.append(_problem(name, 1, 1, "a YAML mapping", "an empty file"))
-    return (None if problems else text), problems
+        problems.append((_problem(name, 1, 1, "a YAML mapping", "an empty file"), None))
+    return (None if problems else text), problems, text
+
+
+def _cleaned(text: str, tab_width: int) -> tuple[str, list[int]]:
+    """The text without refused characters and with indentation tabs as spaces, and for each of its characters
+    the offset it came from."""
+    out: list[str] = []
+    origin: list[int] = []
+    indent = True
+    for i, ch in enumerate(text):
+        if _BAD_CHAR.match(ch):
+            continue
+        if ch == "\t" and indent:
+            out.append(" " * tab_width)
+            origin.extend([i] * tab_width)
+            continue
+        indent = ch == "\n" or (indent and ch == " ")
+        out.append(ch)
+        origin.append(i)
+    return "".join(out), origin
+
+
+def _locate(text: str, offsets: list[int]) -> tuple[Node | None, list[KeyPath | None]]:
+    """Parse a refused text leniently (refused characters dropped, tabs as spaces) to name the value each offset
+    sits in: the tree (only to name things; it is never checked) and one key path per offset (None if unknown)."""
+    for width in (2, 4, 1, 8) if "\t" in text else (1,):
+        cleaned, origin = _cleaned(text, width)
+        builder = _Builder("")
+        try:
+            root, _ = _parse_with(builder, cleaned)
+        except (yaml.YAMLError, StopIteration, RecursionError):
+            continue
+        if root is None:
+            continue
+        lines = [0, *(i + 1 for i, ch in enumerate(cleaned) if ch == "\n")]
+        paths: list[KeyPath | None] = []
+        for offset in offsets:
+            at = bisect.bisect_left(origin, offset)
+            line = bisect.bisect_right(lines, at) - 1
+            inside = [s for s in builder.spans if s[0] <= at <= s[1]]
+            same_line = [s for s in builder.spans if s[2] == line]
+            if inside:
+                paths.append(min(inside, key=lambda s: s[1] - s[0])[3])
+            elif same_line:
+                paths.append(next((s for s in same_line if s[0] >= at), same_line[-1])[3])
+            else:
+                paths.append(None)
+        return root, paths
+    return None, [None] * len(offsets)
+
+
+def _shown_tag(tag: str) -> str:
+    """A tag the way it is usually written: `!!binary`, not `tag:yaml.org,2002:binary`."""
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
 
 
 class _Builder:
@@ -137,67 +223,96 @@ class _Builder:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.problems: list[Problem] = []
-        self.too_deep = False
+        self.problems: list[tuple[Problem, KeyPath | None]] = []
+        self.spans: list[tuple[int, int, int, KeyPath]] = []
+        """Every scalar: start and end offsets, 0-based line, and the key path it names or holds."""
 
-    def fail(self, mark: Any, expected: str, found: str, hint: str = "", key: str = "(file)") -> None:
-        self.problems.append(_problem(self.name, mark.line + 1, mark.column + 1, expected, found, hint, key))
+    def fail(self, mark: Any, path: KeyPath | None, expected: str, found: str, hint: str = "") -> None:
+        self.problems.append((_problem(self.name, mark.line + 1, mark.column + 1, expected, found, hint), path))
 
-    def check_event(self, ev: Any, key: str) -> None:
+    def check_event(self, ev: Any, path: KeyPath) -> bool:
+        """Report anchors, aliases and tags; True when the node is refused outright."""
         if isinstance(ev, yaml.AliasEvent):
-            self.fail(ev.start_mark, "plain data", f"the alias *{ev.anchor}", "write the value out; aliases are not allowed", key)
-            return
+            self.fail(ev.start_mark, path, "plain data", f"the alias *{ev.anchor}",
+                      "write the value out; aliases are not allowed")
+            return True
+        refused = False
         if getattr(ev, "anchor", None):
-            self.fail(ev.start_mark, "plain data", f"the anchor &{ev.anchor}", "write the value out; anchors are not allowed", key)
+            self.fail(ev.start_mark, path, "plain data", f"the anchor &{ev.anchor}",
+                      "write the value out; anchors are not allowed")
         tag = getattr(ev, "tag", None)
         if tag:
-            self.fail(ev.start_mark, "plain data", f"the tag {tag}", "remove the tag; tags are not allowed", key)
+            self.fail(ev.start_mark, path, "plain data", f"the tag {_shown_tag(tag)}", "remove the tag; tags are not allowed")
+            refused = True
+        return refused
 
-    def build(self, events: Any, depth: int, key: str) -> Node | None:
+    @staticmethod
+    def skip(events: Any) -> None:
+        """Consume the rest of a collection without building it (and without recursion)."""
+        level = 1
+        while level:
+            ev = next(events)
+            if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                level += 1
+            elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                level -= 1
+
+    def build(self, events: Any, depth: int, path: KeyPath) -> Node:
         ev = next(events)
-        self.check_event(ev, key)
+        refused = self.check_event(ev, path)
         mark = ev.start_mark
-        if depth > MAX_DEPTH and not self.too_deep and not isinstance(ev, yaml.ScalarEvent):
-            self.too_deep = True
-            self.fail(mark, f"at most {MAX_DEPTH} levels of nesting", "deeper nesting", "the catalogue format is flat", key)
+        line, column = mark.line + 1, mark.column + 1
         if isinstance(ev, yaml.AliasEvent):
-            return None
+            return Node("scalar", Yaml11Value(f"*{ev.anchor}"), line, column, f"*{ev.anchor}", None, refused=True)
         if isinstance(ev, yaml.ScalarEvent):
-            return self.scalar(ev)
-        if isinstance(ev, yaml.SequenceStartEvent):
+            self.spans.append((ev.start_mark.index, ev.end_mark.index, ev.start_mark.line, path))
+            node = self.scalar(ev)
+            node.refused = refused
+            return node
+        if not isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):  # pragma: no cover
+            raise yaml.YAMLError(f"unexpected {type(ev).__name__}")
+        kind: Literal["map", "seq"] = "map" if isinstance(ev, yaml.MappingStartEvent) else "seq"
+        end = yaml.MappingEndEvent if kind == "map" else yaml.SequenceEndEvent
+        if depth >= MAX_DEPTH and not isinstance(events.peek(), end):
+            # Its contents would sit deeper than any catalogue value; stop here rather than recurse on.
+            self.fail(mark, path, f"a single value (the catalogue nests at most {MAX_DEPTH} levels deep)",
+                      f"{'a mapping' if kind == 'map' else 'a list'} with values inside",
+                      "write the value itself; the catalogue format is flat")
+            self.skip(events)
+            return Node(kind, {} if kind == "map" else [], line, column, refused=True)
+        if kind == "seq":
             items = []
             while not isinstance(events.peek(), yaml.SequenceEndEvent):
-                child = self.build(events, depth + 1, f"{key}[{len(items) + 1}]")
-                if child is not None:
-                    items.append(child)
+                items.append(self.build(events, depth + 1, (*path, len(items))))
             next(events)
-            return Node("seq", items, mark.line + 1, mark.column + 1)
-        if isinstance(ev, yaml.MappingStartEvent):
-            node = Node("map", {}, mark.line + 1, mark.column + 1)
-            while not isinstance(events.peek(), yaml.MappingEndEvent):
-                key_ev = events.peek()
-                k = self.build(events, depth + 1, key)
-                child_key = f"{key}.{k.raw}" if k is not None and k.kind == "scalar" else key
-                value = self.build(events, depth + 1, child_key.lstrip("."))
-                if k is None:
-                    continue
-                kmark = (k.line, k.column)
-                if k.kind != "scalar" or k.tag != _STR:
-                    hint = "merge keys are not allowed" if k.tag == "tag:yaml.org,2002:merge" else "quote the key"
-                    self.fail(key_ev.start_mark, "a text key", k.describe(), hint, key or "(top level)")
-                    continue
-                if k.value in node.value:
-                    first = node.key_marks[k.value]
-                    self.fail(key_ev.start_mark, "each key once", f"the key {k.value!r} again",
-                              f"first written at line {first[0]}", child_key.lstrip("."))
-                    continue
-                if value is not None:
-                    node.value[k.value] = value
-                    node.key_marks[k.value] = kmark
-            next(events)
-            return node
-        self.fail(mark, "a value", type(ev).__name__)  # pragma: no cover - the parser emits no other event here
-        return None
+            return Node("seq", items, line, column, refused=refused)
+        node = Node("map", {}, line, column, refused=refused)
+        while not isinstance(events.peek(), yaml.MappingEndEvent):
+            key_ev = events.peek()
+            k = self.build(events, depth + 1, path)
+            is_text = k.kind == "scalar" and k.tag == _STR and not k.refused
+            if is_text and isinstance(key_ev, yaml.ScalarEvent):
+                self.spans[-1] = (*self.spans[-1][:3], (*path, k.value))  # a key names its own value
+            value = self.build(events, depth + 1, (*path, k.value) if is_text else path)
+            if k.refused:
+                node.refused = True  # already reported; the mapping lacks a key we cannot name
+                continue
+            if not is_text:
+                merge = k.tag == "tag:yaml.org,2002:merge"
+                self.fail(key_ev.start_mark, path, "a text key", k.describe(),
+                          "merge keys are not allowed; write the keys out" if merge
+                          else "quote the key" if k.kind == "scalar" and k.raw else "write the key's name")
+                node.refused = True
+                continue
+            if k.value in node.value:
+                first = node.key_marks[k.value]
+                self.fail(key_ev.start_mark, (*path, k.value), "each key once", f"the key {k.value!r} again",
+                          f"first written at line {first[0]}; keep one")
+                continue
+            node.value[k.value] = value
+            node.key_marks[k.value] = (k.line, k.column)
+        next(events)
+        return node
 
     def scalar(self, ev: Any) -> Node:
         raw = ev.value
@@ -208,21 +323,13 @@ class _Builder:
         if tag == _STR:
             return Node("scalar", raw, line, column, raw, _STR)
         if tag in ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"):
-            return Node("scalar", raw, line, column, raw, tag)
+            return Node("scalar", Yaml11Value(raw), line, column, raw, tag)
+        if tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:float"):
+            return Node("scalar", Yaml11Value(raw), line, column, raw, tag)  # no catalogue field is a date or float
+        if tag == "tag:yaml.org,2002:int" and not re.fullmatch(r"[-+]?(0|[1-9][0-9]*)", raw):
+            return Node("scalar", Yaml11Value(raw), line, column, raw, tag)  # octal, hex, base 60, 1_000: never meant
         value = _constructor.construct_object(yaml.ScalarNode(tag, raw))
-        if tag == "tag:yaml.org,2002:timestamp":
-            value = _Timestamp(raw)
-        elif tag == "tag:yaml.org,2002:float" and value != value:  # NaN equals nothing; keep it reportable
-            value = _Timestamp(raw)
-        elif tag == "tag:yaml.org,2002:int" and not re.fullmatch(r"[-+]?(0|[1-9][0-9_]*)", raw):
-            value = _Timestamp(raw)  # octal, hex, binary or sexagesimal: never what an author means
         return Node("scalar", value, line, column, raw, tag)
-
-
-class _Timestamp(str):
-    """A YAML 1.1 value that JSON has no type for (dates, octal or sexagesimal numbers); matches no schema type."""
-
-    __slots__ = ()
 
 
 class _Peekable:
@@ -247,51 +354,55 @@ class _Peekable:
         return self._head
 
 
-def parse(text: str, name: str) -> tuple[Node | None, list[Problem]]:
-    """Parse one YAML document into marked nodes."""
-    builder = _Builder(name)
+def _parse_with(builder: _Builder, text: str) -> tuple[Node | None, int]:
+    """Build the first document's tree; the number of documents. Raises the parser's errors."""
     events = _Peekable(yaml.parse(text, Loader=_Loader))
     root: Node | None = None
+    documents = 0
+    next(events)  # StreamStart
+    while not isinstance(events.peek(), yaml.StreamEndEvent):
+        start = next(events)  # DocumentStart
+        documents += 1
+        if documents == 2:
+            builder.fail(start.start_mark, None, "one YAML document per file", "a second document",
+                         "remove the '---' line or split the file")
+        node = builder.build(events, 1, ())
+        next(events)  # DocumentEnd
+        if documents == 1:
+            root = node
+    return root, documents
+
+
+def parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem, KeyPath | None]]]:
+    """Parse one YAML document into marked nodes."""
+    builder = _Builder(name)
     try:
-        next(events)  # StreamStart
-        documents = 0
-        while not isinstance(events.peek(), yaml.StreamEndEvent):
-            start = next(events)  # DocumentStart
-            documents += 1
-            if documents == 2:
-                builder.fail(start.start_mark, "one YAML document per file", "a second document",
-                             "remove the '---' line or split the file")
-            node = builder.build(events, 1, "")
-            next(events)  # DocumentEnd
-            if documents == 1:
-                root = node
+        root, documents = _parse_with(builder, text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         found = (exc.problem or "text that is not YAML").strip()
-        builder.problems.append(_problem(name, line, column, "valid YAML", found, (exc.context or "").strip()))
+        # Name the value on the line of the error, if the parser got that far.
+        where = next((s[3] for s in reversed(builder.spans) if s[2] == line - 1), None)
+        builder.problems.append((_problem(name, line, column, "valid YAML", found, (exc.context or "").strip()), where))
         return None, builder.problems
     except yaml.YAMLError as exc:
-        builder.problems.append(_problem(name, 1, 1, "valid YAML", str(exc).splitlines()[0]))
+        builder.problems.append((_problem(name, 1, 1, "valid YAML", str(exc).splitlines()[0]), None))
+        return None, builder.problems
+    if documents > 1:
         return None, builder.problems
     if root is not None and root.kind != "map":
-        builder.fail(_Mark(root.line - 1, root.column - 1), "a mapping at the top level", root.describe())
-        root = None
-    if any(p.expected.startswith("one YAML document") for p in builder.problems):
+        builder.problems.append((_problem(name, root.line, root.column, "a mapping at the top level", root.describe()), None))
         root = None
     return root, builder.problems
 
 
-@dataclass(frozen=True, slots=True)
-class _Mark:
-    line: int
-    column: int
-
-
-def load_file(path: Path, name: str) -> LoadedFile | list[Problem]:
-    """Read and parse one file: the loaded tree (with any problems that left it usable) or every problem."""
-    text, problems = read_text(path, name)
+def load_file(path: Path, name: str) -> LoadedFile:
+    """Read and parse one file: the loaded tree (None when unusable) with every problem found."""
+    text, problems, readable = read_text(path, name)
     if text is None:
-        return problems
-    root, problems = parse(text, name)
-    return LoadedFile(name=name, root=root, problems=tuple(problems))
+        outline, paths = _locate(readable, [o if o is not None else -1 for _, o in problems]) if readable else (None, [])
+        located = tuple((p, paths[i] if o is not None and paths else None) for i, (p, o) in enumerate(problems))
+        return LoadedFile(name=name, root=None, problems=located, outline=outline)
+    root, found = parse(text, name)
+    return LoadedFile(name=name, root=root, problems=tuple(found))

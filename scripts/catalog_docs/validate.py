@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from .errors import CatalogInvalid, Problem
-from .load import LoadedFile, Node, load_file
+from .load import KeyPath, LoadedFile, Node, load_file
 from .model import (
     Area,
     Catalog,
@@ -36,8 +37,6 @@ SCHEMA_DIR = Path(__file__).resolve().parents[2] / "catalog" / "schema"
 """The JSON Schemas are part of the tool: every catalogue folder, fixtures included, is checked against them."""
 FIXED_FILES = {"service.yaml": "service", "listing.yaml": "listing", "not-shown.yaml": "not-shown"}
 VERSIONS_DIR = "versions"
-# Keys under these parents are data (plan names, entry keys), not field names: shown as [key].
-_DATA_MAPS = {"plans", "values"}
 _TYPE_WORDS = {"string": "a text", "integer": "a whole number", "object": "a mapping", "array": "a list",
                "null": "null", "boolean": "true or false", "number": "a number"}
 
@@ -64,25 +63,28 @@ def _validator(schema_path: Path) -> Draft202012Validator:
 
 def _prefix(f: _File) -> str:
     if f.kind == "version-label":
-        label = f.root.value.get("label")
+        tree = f.loaded.root or f.loaded.outline
+        label = tree.value.get("label") if tree is not None and tree.kind == "map" else None
         shown = label.value if label is not None and isinstance(label.value, str) else Path(f.name).stem
         return f"versions[{shown}]"
     return f.kind
 
 
-def _key_path(f: _File, path: list[Any]) -> str:
+def _key_path(f: _File, path: list[Any] | KeyPath) -> str:
     out = _prefix(f)
-    parent = None
-    for part in path:
+    path = list(path)
+    for i, part in enumerate(path):
+        parent = path[i - 1] if i else None
         if isinstance(part, int):
             out += f"[{part + 1}]"
-        elif parent in _DATA_MAPS:
+        elif f.kind == "version-label" and i == 1 and parent == "plans":
             out += f"[{part}]"
-        elif part == "values" and parent is not None:
+        elif f.kind == "version-label" and i == 2 and part == "values":
             pass  # versions[L].plans[P][/path]: the values map is implied
+        elif f.kind == "version-label" and i == 3 and parent == "values":
+            out += f"[{part}]"
         else:
             out += f".{part}"
-        parent = part
     return out
 
 
@@ -110,6 +112,11 @@ def _close(word: Any, options: list[str]) -> str:
     return f"did you mean {match[0]!r}?" if match else ""
 
 
+def _or_add(close: str, field: str) -> str:
+    add = f"add it to {field} in service.yaml"
+    return f"{close} if not, {add}" if close else add
+
+
 def _p(f: _File, node: Node | tuple[int, int], path: list[Any], expected: str, found: str, hint: str = "") -> Problem:
     line, column = (node.line, node.column) if isinstance(node, Node) else node
     return Problem(file=f.name, line=line, column=column, key_path=_key_path(f, path),
@@ -120,11 +127,55 @@ def _schema_problems(f: _File, schema_dir: Path) -> Iterator[Problem]:
     validator = _validator(schema_dir / f"{f.kind}.schema.json")
     seen: set[tuple[str, int, int]] = set()
     for err in validator.iter_errors(f.root.plain()):
+        if _refused_on(f.root, list(err.absolute_path)):
+            continue  # the loader already reported this value (tag, alias, merge key, nesting)
         for problem in _explain(f, err):
             ident = (problem.key_path, problem.line, problem.column)
             if ident not in seen:
                 seen.add(ident)
                 yield problem
+
+
+def _any_refused(root: Node) -> bool:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.refused:
+            return True
+        if node.kind == "map":
+            stack.extend(node.value.values())
+        elif node.kind == "seq":
+            stack.extend(node.value)
+    return False
+
+
+def _refused_on(root: Node, path: list[Any]) -> bool:
+    node = root
+    for part in [None, *path]:
+        if part is not None:
+            child = None
+            if node.kind == "map" and isinstance(part, str):
+                child = node.value.get(part)
+            elif node.kind == "seq" and isinstance(part, int) and part < len(node.value):
+                child = node.value[part]
+            if child is None:
+                return False
+            node = child
+        if node.refused:
+            return True
+    return False
+
+
+def _bad_character_hint(schema: dict[str, Any], value: Any) -> str:
+    allowed = schema.get("x-allowed-characters")
+    if not isinstance(allowed, str) or not isinstance(value, str):
+        return ""
+    for ch in value:
+        if not re.fullmatch(f"[{allowed}]", ch):
+            shown = {" ": "a space", "?": "'?' (it starts a URL query)", "#": "'#' (it starts a URL fragment)"}.get(
+                ch, repr(ch))
+            return f"{shown} cannot appear in a URL or file name"
+    return ""
 
 
 def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
@@ -139,8 +190,11 @@ def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
         types = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
         expected = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
         hint = ""
-        if "string" in types and node.kind == "scalar" and node.raw is not None:
-            hint = f'quote it to keep it as text: "{node.raw}"'
+        if "string" in types and node.kind == "scalar" and node.raw and not node.refused:
+            if node.tag == "tag:yaml.org,2002:null":
+                hint = f'`{node.raw}` means nothing in YAML; write the text, quoted if it is "{node.raw}" itself'
+            else:
+                hint = f'quote it to keep it as text: "{node.raw}"'
         yield _p(f, node, path, expected, node.describe(), hint)
     elif kind in ("enum", "const"):
         options = err.validator_value if kind == "enum" else [err.validator_value]
@@ -151,9 +205,12 @@ def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
             hint = f'quote it: "{node.raw}"'
         yield _p(f, node, path, expected, node.describe(), hint)
     elif kind == "required":
+        unknown = [k for k in err.instance if k not in schema.get("properties", {})] if isinstance(err.instance, dict) else []
         for name in err.validator_value:
             if isinstance(err.instance, dict) and name not in err.instance:
-                yield _p(f, node, [*path, name], f"the key {name!r}", "it missing", "add it; every entry needs it")
+                if difflib.get_close_matches(name, unknown, n=1, cutoff=0.6):
+                    continue  # a misspelt key: the unknown-key problem names both and says which to fix
+                yield _p(f, node, [*path, name], f"the key {name!r}", "no such key", "add it; it is required here")
     elif kind == "additionalProperties":
         allowed = sorted(schema.get("properties", {}))
         for key in err.instance:
@@ -162,7 +219,8 @@ def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
                 expected = "one of the keys " + ", ".join(allowed)
                 yield _p(f, mark, [*path, key], expected, f"the unknown key {key!r}", _close(key, allowed))
     elif kind == "pattern":
-        yield _p(f, node, path, schema.get("x-expected", f"text matching {err.validator_value}"), node.describe())
+        yield _p(f, node, path, schema.get("x-expected", f"text matching {err.validator_value}"), node.describe(),
+                 _bad_character_hint(schema, err.instance))
     elif kind in ("minItems", "minProperties"):
         yield _p(f, node, path, f"at least {err.validator_value} item(s)", "fewer")
     elif kind in ("maxItems", "maxProperties", "maxLength"):
@@ -196,7 +254,8 @@ def _collect_files(catalog_dir: Path) -> tuple[list[_File], list[Problem]]:
         path = catalog_dir / fixed
         if not path.is_file():
             problems.append(Problem(file=display(path), line=1, column=1, key_path="(catalogue)",
-                                    expected=f"the file {fixed}", found="no such file"))
+                                    expected=f"the file {fixed}", found="no such file",
+                                    hint="every catalogue has " + ", ".join(FIXED_FILES) + "; restore it"))
         else:
             wanted.append((path, kind))
     for extra in sorted(catalog_dir.iterdir()):
@@ -210,16 +269,16 @@ def _collect_files(catalog_dir: Path) -> tuple[list[_File], list[Problem]]:
             if path.suffix == ".yaml":
                 wanted.append((path, "version-label"))
             elif path.is_file() and not path.name.startswith("."):
+                hint = f"rename it to {path.stem}.yaml" if path.suffix == ".yml" else "move or rename it"
                 problems.append(Problem(file=display(path), line=1, column=1, key_path="(catalogue)",
-                                        expected="a .yaml file", found="an unexpected file", hint="move or rename it"))
+                                        expected="a .yaml file", found="an unexpected file", hint=hint))
     for path, kind in wanted:
         result = load_file(path, display(path))
-        if isinstance(result, LoadedFile):
-            problems.extend(result.problems)
-            if result.root is not None:
-                files.append(_File(kind=kind, loaded=result))
-        else:
-            problems.extend(result)
+        f = _File(kind=kind, loaded=result)
+        for problem, where in result.problems:
+            problems.append(problem if where is None else replace(problem, key_path=_key_path(f, where)))
+        if result.root is not None:
+            files.append(f)
     return files, problems
 
 
@@ -231,7 +290,7 @@ def load_catalog(catalog_dir: Path | str) -> Catalog:
     for f in files:
         found = list(_schema_problems(f, SCHEMA_DIR))
         problems.extend(found)
-        if not found:
+        if not found and not _any_refused(f.root):  # a refused value was never schema-checked
             good.append(f)
     by_kind: dict[str, list[_File]] = {}
     for f in good:
@@ -253,13 +312,15 @@ def load_catalog(catalog_dir: Path | str) -> Catalog:
 def _listing_rules(f: _File, area_ids: set[str] | None, register: dict[str, dict[str, Any]] | None) -> Iterator[Problem]:
     entries = f.root.value["entries"].value
     seen_paths: dict[str, int] = {}
-    seen_slugs: dict[str, int] = {}
+    seen_slugs: dict[str, tuple[int, str]] = {}
+    misnumbered = False
     for i, node in enumerate(entries):
         e = node.value
         pos = e["position"].value
-        if pos != i + 1:
+        if pos != i + 1 and not misnumbered:  # one entry out of place shifts all that follow: report it once
+            misnumbered = True
             yield _p(f, e["position"], ["entries", i, "position"], f"position {i + 1} (entries are in listing order)",
-                     f"position {pos}", "renumber the entries 1, 2, 3, ...")
+                     f"position {pos}", "renumber the entries 1, 2, 3, ... from here on")
         path = e["path"].value
         if path is not None:
             if any(seg in (".", "..") for seg in path.split("/")):
@@ -270,14 +331,21 @@ def _listing_rules(f: _File, area_ids: set[str] | None, register: dict[str, dict
             seen_paths.setdefault(path, i + 1)
         slug = entry_slug(pos, path).lower()
         if slug in seen_slugs and (path is None or path not in seen_paths or seen_paths[path] == i + 1):
+            other, other_title = seen_slugs[slug]
             yield _p(f, e["path"], ["entries", i, "path"], "a URL slug unique when case is ignored",
-                     f"the slug {entry_slug(pos, path)!r}", f"entry {seen_slugs[slug]} has the same page URL")
-        seen_slugs.setdefault(slug, i + 1)
+                     f"the slug {entry_slug(pos, path)!r}",
+                     f"entry {other}, {other_title}, has the same page URL on a case-insensitive file system")
+        seen_slugs.setdefault(slug, (i + 1, path if path is not None else f"entry-{pos}"))
         marker = e["version_marker"].value
         at = marker["at"].value
         if (at in ("start", "end")) != ("token" in marker):
-            yield _p(f, e["version_marker"], ["entries", i, "version_marker"],
-                     "a token exactly when the marker is at the start or end", "a mismatch")
+            if "token" in marker:
+                yield _p(f, marker["token"], ["entries", i, "version_marker", "token"],
+                         "a token only when the marker is at the start or end", f"a token with at: {at}",
+                         "remove the token or set at: start or end")
+            else:
+                yield _p(f, e["version_marker"], ["entries", i, "version_marker", "token"],
+                         f"a token when the marker is at the {at}", "no token", "add the marker, such as token: v1")
         elif at in ("start", "end") and path is not None:
             token = marker["token"].value
             segs = path.strip("/").split("/")
@@ -322,19 +390,26 @@ class _Cross:
         reg_items = self.register.root.plain()["items"]
         register = {item["id"]: item for item in reg_items}
         yield from self._unique(self.register, [i["id"] for i in reg_items], ["items"], "id", "register id")
-        yield from _listing_rules(self.listing, area_ids, register)
+        listing_problems = list(_listing_rules(self.listing, area_ids, register))
+        yield from listing_problems
         entries = self.listing.root.plain()["entries"]
         positions = {e["position"] for e in entries}
         for i, item in enumerate(reg_items):
             for j, pos in enumerate(item.get("entries", [])):
                 if pos not in positions:
                     node = _node_at(self.register.root, ["items", i, "entries", j])
-                    yield _p(self.register, node, ["items", i, "entries", j], "a listing position", str(pos))
+                    yield _p(self.register, node, ["items", i, "entries", j],
+                             f"the position of a listing entry (1 to {len(entries)})", str(pos))
             if (item["scope"] == "entry") != ("entries" in item):
                 node = _node_at(self.register.root, ["items", i])
-                yield _p(self.register, node, ["items", i, "entries"], "entries exactly when scope is 'entry'",
-                         "a mismatch")
-        yield from self._version_rules(svc, entries)
+                if "entries" in item:
+                    yield _p(self.register, node, ["items", i, "entries"], "entries only when scope is 'entry'",
+                             f"entries with scope {item['scope']!r}", "set scope: entry or remove the entries")
+                else:
+                    yield _p(self.register, node, ["items", i, "entries"], "entries when scope is 'entry'",
+                             "no entries", "list the positions it applies to, such as entries: [23]")
+        # Values are keyed by listing entry; against a listing that is itself wrong they would only echo its errors.
+        yield from self._version_rules(svc, entries, check_values=not listing_problems)
 
     def _unique(self, f: _File, values: list[str], path: list[Any], key: str, what: str) -> Iterator[Problem]:
         seen: set[str] = set()
@@ -344,7 +419,7 @@ class _Cross:
                 yield _p(f, _node_at(f.root, where), where, f"each {what} once", f"{v!r} again")
             seen.add(v)
 
-    def _version_rules(self, svc: dict[str, Any], entries: list[dict[str, Any]]) -> Iterator[Problem]:
+    def _version_rules(self, svc: dict[str, Any], entries: list[dict[str, Any]], *, check_values: bool) -> Iterator[Problem]:
         labels = svc["version_labels"]
         plan_names = svc["plan_entries"]
         yield from self._unique(self.service, labels, ["version_labels"], "", "version label")
@@ -367,7 +442,8 @@ class _Cross:
             label = label_node.value
             if label not in labels:
                 yield _p(f, label_node, ["label"], "a label listed in service.yaml version_labels",
-                         f"{label!r}", _close(label, labels) or "add it to version_labels in service.yaml")
+                         f"{label!r}", _or_add(_close(label, labels), "version_labels"))
+                continue  # its file name, plans and values cannot be judged against a label we do not know
             elif label in by_label:
                 yield _p(f, label_node, ["label"], "each version label in one file",
                          f"{label!r} again", f"also in {by_label[label].name}")
@@ -382,7 +458,10 @@ class _Cross:
                 if plan_name not in plan_names:
                     mark = plans.key_marks[plan_name]
                     yield _p(f, mark, ["plans", plan_name], "a plan entry listed in service.yaml plan_entries",
-                             f"{plan_name!r}", _close(plan_name, plan_names) or "add it to plan_entries in service.yaml")
+                             f"{plan_name!r}", _or_add(_close(plan_name, plan_names), "plan_entries"))
+                    continue
+                if not check_values:
+                    continue
                 vals = plan.value["values"]
                 for key, value in vals.value.items():
                     if key not in key_set:
@@ -395,8 +474,17 @@ class _Cross:
                 missing = [k for k in keys if k not in vals.value]
                 for k in missing:
                     pos = keys.index(k) + 1
-                    yield _p(f, vals, ["plans", plan_name, "values", k], f"a value for listing entry {pos} ({k})",
-                             "none", "every plan entry has one value per listing entry")
+                    # Point at the line where the value belongs: the next entry in listing order that is present.
+                    after = next((x for x in keys[pos:] if x in vals.value), None)
+                    before = next((x for x in reversed(keys[: pos - 1]) if x in vals.value), None)
+                    if after is not None:
+                        mark, hint = vals.key_marks[after], f"add '{k}: ...' before {after}"
+                    elif before is not None:
+                        mark, hint = vals.key_marks[before], f"add '{k}: ...' after {before}"
+                    else:
+                        mark, hint = (vals.line, vals.column), f"add '{k}: ...'"
+                    yield _p(f, mark, ["plans", plan_name, "values", k], f"a value for listing entry {pos} ({k})",
+                             "none", hint + "; every plan entry has one value per listing entry")
                 order = [k for k in vals.value if k in key_set]
                 if not missing and order != keys:
                     first = next(i for i, (a, b) in enumerate(zip(order, keys)) if a != b)
@@ -404,8 +492,9 @@ class _Cross:
                     yield _p(f, mark, ["plans", plan_name, "values", order[first]],
                              f"values in listing order ({keys[first]} here)", f"{order[first]}",
                              "the source lists values in listing order")
+        stems = {Path(f.name).stem for f in self.versions}
         for label in labels:
-            if label not in by_label:
+            if label not in by_label and label_slug(label) not in stems:  # else that file's label is reported
                 i = labels.index(label)
                 node = _node_at(self.service.root, ["version_labels", i])
                 yield _p(self.service, node, ["version_labels", i], f"a file versions/{label_slug(label)}.yaml",
