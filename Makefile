@@ -36,9 +36,16 @@ serve: render ## Render and serve the site on http://127.0.0.1:8000, reloading w
 site: render ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
 	$(BIN)/mkdocs build --strict
 
-test: $(STAMP) ## Run every test (loader, render, site, browser)
+test: $(STAMP) ## Run every test (loader, render, site, browser, accessibility, links)
 	bash scripts/ensure-chromium.sh
+	$(MAKE) --no-print-directory $(AXE_STAMP)
 	$(BIN)/python -m pytest
+
+# axe-core for the accessibility tests, from package-lock.json; npm runs only when the lock file changes.
+AXE_STAMP := node_modules/.installed
+$(AXE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 clean: ## Remove the built site and generated pages (keeps .venv)
 	rm -rf site
