@@ -116,7 +116,7 @@ def playwright_session() -> Iterator[Playwright]:
 @pytest.fixture(scope="session")
 def chromium(playwright_session: Playwright) -> Iterator[Browser]:
     """One Chromium for the whole session (Debian's; Playwright cannot download its own here)."""
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: run `make test` (it installs chromium) or set CHROMIUM"
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make test` installs it (or set CHROMIUM)"
     browser = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     yield browser
     browser.close()

@@ -40,7 +40,8 @@ def test_axe_finds_no_serious_or_critical_violation(chromium: Browser, site_url:
         v.context.close()
 
 
-@pytest.mark.parametrize("page_type", ["operations-index", "operation", "version", "plan", "compare", "matrix"])
+@pytest.mark.parametrize("page_type", ["operations-index", "operation", "version", "plan", "compare",
+                                       "matrix"])
 def test_lock_values_are_told_apart_by_text_not_colour(visit: Visit, page_type: str) -> None:
     page = visit.open(PAGE_TYPES[page_type])
     marks = page.locator("article .lock, article .not-listed").evaluate_all(

@@ -45,10 +45,12 @@ def _search(page: Page, query: str) -> list[str]:
     page.keyboard.press("/")  # Material's shortcut that focuses the search box
     expect(page.locator(".md-search__input")).to_be_focused()
     page.keyboard.press("Control+A")
-    page.keyboard.type(query)
+    # The whole query at once, then a key release (Material searches on keyup): one search, so the
+    # results read below are the query's and not those of a prefix typed on the way.
+    page.keyboard.insert_text(query)
+    page.keyboard.press("End")
     meta = page.locator(".md-search-result__meta")
-    expect(meta).to_have_text(re.compile(r"\d+ matching document|1 matching document"))
-    page.wait_for_load_state("networkidle")
+    expect(meta).to_have_text(re.compile(r"^\s*(\d+ matching documents|1 matching document)\s*$"))
     hrefs = page.locator(".md-search-result__item > a").evaluate_all("els => els.map(e => e.href)")
     return [h.split("?", 1)[0] for h in hrefs]
 
@@ -77,7 +79,8 @@ def test_operations_filter_narrows_the_table(visit: Visit) -> None:
     page.fill("#operations-filter", "refund")
     visible = page.locator("#operations-table tbody tr:not([hidden])")
     expect(visible).to_have_count(2)
-    assert sorted(visible.locator("td:nth-child(3) a").all_inner_texts()) == ["/meRefundServerReq", "/meRefundServerReq/v2"]
+    paths = sorted(visible.locator("td:nth-child(3) a").all_inner_texts())
+    assert paths == ["/meRefundServerReq", "/meRefundServerReq/v2"]
     expect(page.locator(".catalog-filter-count")).to_have_text(f"2 of {total} rows")
     page.fill("#operations-filter", "")
     expect(visible).to_have_count(total)
@@ -88,7 +91,8 @@ def test_any_pair_compare_page_shows_the_diff_for_two_chosen_labels(visit: Visit
     # and a result area (an <output>, an aria-live region, #compare-result or [data-compare-result])
     # that shows the changes between the chosen labels: the same ones the static pair page lists.
     static = visit.open("compare/UPI_N-1.0.1...UPI_N-1.1.0/")
-    changed_paths = static.locator("#changed-close-unlimited").locator("xpath=following::table[1]").locator("td:nth-child(2) a").all_inner_texts()
+    changes = static.locator("#changed-close-unlimited").locator("xpath=following::table[1]")
+    changed_paths = changes.locator("td:nth-child(2) a").all_inner_texts()
     assert len(changed_paths) == 22
     page = visit.open("compare/")
     selects = page.locator("article form select")
@@ -153,7 +157,7 @@ def test_keyboard_alone_reaches_the_search_and_the_main_content(visit: Visit) ->
     page.keyboard.press("Enter")
     target = page.evaluate("location.hash")
     assert target, "the skip link did not move to the content"
-    assert page.locator(f"article {target}").count() == 1, f"the skip link target {target} is not in the main content"
+    assert page.locator(f"article {target}").count() == 1, f"skip target {target} is outside the content"
     page.keyboard.press("Tab")
     inside = page.evaluate("!!document.activeElement.closest('article')")
     assert inside, "the next Tab after skipping does not land in the main content"

@@ -10,7 +10,6 @@ the payload reads literally, right-to-left letters included.
 
 from __future__ import annotations
 
-import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -121,9 +120,11 @@ def _located(problems: list[Problem], file: str, line: int, column: int) -> Prob
 
 
 @pytest.mark.parametrize(("file", "find", "replace", "key_path"), [
-    ("listing.yaml", "path: /getAccList", "path: '/getAccList<script>window.__pwned=1</script>'", "listing.entries[15].path"),
+    ("listing.yaml", "path: /getAccList", "path: '/getAccList<script>window.__pwned=1</script>'",
+     "listing.entries[15].path"),
     ("listing.yaml", "path: /logIntent", "path: '/logIntent|x|`y`'", "listing.entries[4].path"),
-    ("service.yaml", "  - UPI_N 1.1.0\n", "  - 'UPI_N 1.1.0<img src=x onerror=alert(1)>'\n", "service.version_labels[2]"),
+    ("service.yaml", "  - UPI_N 1.1.0\n", "  - 'UPI_N 1.1.0<img src=x onerror=alert(1)>'\n",
+     "service.version_labels[2]"),
     ("service.yaml", "  - UPI_N 3.0.0\n", "  - 'UPI_N 3.0.0 {{ 7*7 }}'\n", "service.plan_entries[2]"),
 ], ids=["path-script", "path-pipe-backtick", "label-img", "plan-entry-jinja"])
 def test_a_payload_in_an_identifier_is_rejected_with_its_location(tmp_path: Path, file: str, find: str,
@@ -138,7 +139,8 @@ def test_a_payload_in_an_identifier_is_rejected_with_its_location(tmp_path: Path
 
 
 @pytest.mark.parametrize("char", ["\u200b", "\u200d", "\u202e", "\u2066", "\ufeff"],
-                         ids=["zero-width-space", "zero-width-joiner", "rtl-override", "ltr-isolate", "bom-inside"])
+                         ids=["zero-width-space", "zero-width-joiner", "rtl-override", "ltr-isolate",
+                              "bom-inside"])
 def test_an_invisible_character_in_free_text_is_rejected_with_its_location(tmp_path: Path, char: str) -> None:
     catalog, line, column = _patched(tmp_path, "not-shown.yaml", "topic: Events", f"topic: Eve{char}nts")
     problem = _located(_problems(catalog), "not-shown.yaml", line, column + len("topic: Eve"))
@@ -154,7 +156,8 @@ def test_a_10000_character_text_is_rejected_with_its_location(tmp_path: Path) ->
 
 
 def test_right_to_left_letters_are_accepted(tmp_path: Path) -> None:
-    catalog, _, _ = _patched(tmp_path, "versions/UPI_N-1.1.0.yaml", "title: UPI Plan", "title: UPI שלום مرحبا Plan")
+    catalog, _, _ = _patched(tmp_path, "versions/UPI_N-1.1.0.yaml", "title: UPI Plan",
+                             "title: UPI שלום مرحبا Plan")
     version = next(v for v in load_catalog(catalog).versions if v.label == "UPI_N 1.1.0")
     assert version.plan_table == "UPI שלום مرحبا Plan"
 
@@ -200,13 +203,14 @@ def inspected(chromium: Browser, hostile_site: Path, built_site: Path) -> Iterat
         real = chromium.new_page()
         try:
             for path in pages:
-                v.page.goto(hostile_url + path)
-                v.page.wait_for_load_state("networkidle")  # image errors and late handlers have fired
+                # The load event waits for every image, so an onerror or onload payload has fired by then.
+                v.page.goto(hostile_url + path, wait_until="load")
                 seen = v.page.evaluate(_INSPECT)
                 real.goto(real_url + path, wait_until="domcontentloaded")
                 seen["real_tables"] = real.evaluate(_INSPECT)["tables"]
                 seen["problems"] = v.problems()
-                v.console_errors.clear(), v.failed_requests.clear(), v.foreign_requests.clear()
+                for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
+                    recorded.clear()
                 found[path] = seen
         finally:
             v.context.close()
@@ -233,7 +237,7 @@ def test_every_table_keeps_its_column_count(inspected: dict[str, dict]) -> None:
     for path, seen in inspected.items():
         for rows in seen["tables"]:
             assert len(set(rows)) == 1, f"/{path}: a table's rows have {sorted(set(rows))} columns"
-        assert seen["tables"] == seen["real_tables"], f"/{path}: tables differ in shape from the real catalogue's"
+        assert seen["tables"] == seen["real_tables"], f"/{path}: tables are shaped unlike the real site's"
 
 
 @pytest.mark.browser
@@ -261,7 +265,8 @@ def test_the_payload_shows_whole_wherever_it_shows(inspected: dict[str, dict]) -
 
 @pytest.mark.browser
 @pytest.mark.site
-def test_search_results_show_the_payload_literally_and_run_nothing(chromium: Browser, hostile_site: Path) -> None:
+def test_search_results_show_the_payload_literally_and_run_nothing(chromium: Browser,
+                                                                  hostile_site: Path) -> None:
     with serve(hostile_site) as url:
         v = new_visit(chromium, url)
         try:

@@ -20,7 +20,7 @@ LYCHEE = shutil.which("lychee", path=str(Path(sys.executable).parent)) or shutil
 
 def lychee(site: Path) -> dict:
     """Run lychee over every HTML file of site; its JSON report."""
-    assert LYCHEE, "lychee is missing: install the test extras (pip install -e '.[test]', done by `make test`)"
+    assert LYCHEE, "lychee is missing: install the test extras (`make test` does: pip install -e '.[test]')"
     cmd = [LYCHEE, "--offline", "--include-fragments", "--index-files", "index.html", "--no-progress",
            "--root-dir", str(site), "--format", "json", "--", f"{site}/**/*.html"]
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
