@@ -42,14 +42,21 @@ $(LIGHTHOUSE): tools/lighthouse/package-lock.json
 	npm ci --prefix tools/lighthouse --no-audit --no-fund --loglevel=error
 	touch $@
 
-tools: $(STAMP) $(LIGHTHOUSE) ## Install the test tools: Debian's chromium, Lighthouse (npm, local folder)
+tools: $(STAMP) $(LIGHTHOUSE) ## Install the test tools: Debian's chromium, axe-core and Lighthouse (npm, local folders)
 	bash scripts/ensure-chromium.sh
+	$(MAKE) --no-print-directory $(AXE_STAMP)
 
 lighthouse: site tools ## Serve site/ with gzip on 127.0.0.1 and run Lighthouse on every page type
 	$(BIN)/python -m catalog_docs.lighthouse --site site --out .lighthouse
 
-test: tools ## Run every test (loader, render, site, browser, Lighthouse)
+test: tools ## Run every test (loader, render, site, browser, accessibility, links, Lighthouse)
 	$(BIN)/python -m pytest
+
+# axe-core for the accessibility tests, from package-lock.json; npm runs only when the lock file changes.
+AXE_STAMP := node_modules/.installed
+$(AXE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 clean: ## Remove the built site and generated pages (keeps .venv)
 	rm -rf site

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Browser tests drive Debian's Chromium through Playwright (which cannot download its own browsers here).
-# Install it when it is missing; needs root (CI runs as root) or sudo.
+# What the browser tests need from Debian, installed when missing (needs root, as in CI, or sudo):
+# Chromium (Playwright drives Debian's; it cannot download its own browsers here), a font for the
+# screenshots, and npm (it installs axe-core from package-lock.json for the accessibility tests).
 set -euo pipefail
-if [ -x /usr/bin/chromium ]; then
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+command -v npm >/dev/null 2>&1 || need+=(npm)
+if [ "${#need[@]}" -eq 0 ]; then
   exit 0
 fi
-echo "installing Debian's chromium for the browser tests" >&2
+echo "installing for the browser tests: ${need[*]}" >&2
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from browsing import chromium, playwright_session, site_url, visit  # noqa: F401 - fixtures for browser tests
 from sitebuild import build, copy_project
 
 

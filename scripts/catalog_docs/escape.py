@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from markupsafe import Markup
+import json
+
+from markupsafe import Markup, escape
 
 # Every ASCII character that Markdown, the Markdown extensions we enable, HTML or Jinja could read as
 # syntax becomes a numeric character reference. Browsers and the search index decode references back
@@ -26,3 +28,12 @@ def finalize(value: object) -> object:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
     return md_escape(value)
+
+
+def front_matter(text: object) -> Markup:
+    """A page's front-matter value (title, description) as one quoted YAML string.
+
+    The theme prints these values into `<title>`, `<meta content="...">`, the header and the navigation
+    without escaping them, so HTML's special characters become references here; Markdown never reads them.
+    """
+    return Markup(json.dumps(str(escape(str(text))), ensure_ascii=False))

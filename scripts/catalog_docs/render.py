@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from .compare import Comparison, compare_sides, consecutive_pairs, Side
 from .errors import CatalogDocsError
-from .escape import finalize, md_escape
+from .escape import finalize, front_matter, md_escape
 from .export import catalog_data, lock_matrix_csv, openapi_data, to_json, to_yaml
 from .model import Catalog, ListingEntry, VersionLabel
 
@@ -85,7 +85,7 @@ def _environment() -> Environment:
     env.filters["url"] = do_url
     env.filters["md"] = md_escape
     env.filters["code"] = do_code
-    env.filters["front"] = lambda s: Markup(json.dumps(str(s), ensure_ascii=False))
+    env.filters["front"] = front_matter
     return env
 
 
