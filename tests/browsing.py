@@ -94,8 +94,13 @@ def new_visit(browser: Browser, base: str, **context_options: object) -> Visit:
     context.route("**/*", guard)
     page.on("console", lambda msg: visit.console_errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: visit.console_errors.append(f"uncaught {exc}"))
-    page.on("requestfailed", lambda req: visit.failed_requests.append(f"{req.failure} {req.url}")
-            if _origin(req.url) == own else None)
+    def failed(req: Request) -> None:
+        # net::ERR_ABORTED is the browser cancelling a request because the page navigated or reloaded
+        # (a test's own click); a missing or broken resource shows as a status >= 400 or another error.
+        if _origin(req.url) == own and req.failure != "net::ERR_ABORTED":
+            visit.failed_requests.append(f"{req.failure} {req.url}")
+
+    page.on("requestfailed", failed)
     page.on("requestfinished", finished)
     return visit
 
