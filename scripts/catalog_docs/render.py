@@ -216,6 +216,15 @@ def write_output(files: dict[str, str], out_dir: Path) -> WriteResult:
         raise CatalogDocsError(
             "refusing to overwrite hand-written files (not written by catalog-docs): "
             + ", ".join(str(out_dir / c) for c in conflicts)
+            + "; move or rename them, or delete them if they are old generated pages"
+        )
+    strays = sorted(set(_strays(out_dir, encoded, owned)))
+    if strays:
+        # A page inside a generated folder would pass for a generated page (and .gitignore hides it).
+        raise CatalogDocsError(
+            "hand-written files inside folders that catalog-docs generates: "
+            + ", ".join(str(out_dir / s) for s in strays)
+            + "; move them out of those folders (hand-written pages belong elsewhere in the docs folder)"
         )
     changed = []
     for rel, data in encoded.items():
@@ -255,6 +264,21 @@ def write_output(files: dict[str, str], out_dir: Path) -> WriteResult:
     if not manifest_path.is_file() or manifest_path.read_text(encoding="utf-8") != manifest:
         manifest_path.write_text(manifest, encoding="utf-8")
     return WriteResult(written=tuple(changed), unchanged=len(encoded) - len(changed), removed=tuple(removed))
+
+
+def _strays(out_dir: Path, encoded: dict[str, bytes], owned: set[str]) -> Iterator[str]:
+    """Files that catalog-docs did not write, inside a sub-folder it writes into (hidden files aside,
+    as mkdocs skips them too)."""
+    folders = {posixpath.dirname(rel) for rel in encoded} - {""}
+    known = set(encoded) | owned
+    for folder in folders:
+        base = out_dir / folder
+        if not base.is_dir():
+            continue
+        for path in base.rglob("*"):
+            rel = path.relative_to(out_dir).as_posix()
+            if path.is_file() and rel not in known and not any(p.startswith(".") for p in rel.split("/")):
+                yield rel
 
 
 def _prune_empty(out_dir: Path, folder: Path) -> None:
