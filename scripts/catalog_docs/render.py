@@ -100,6 +100,12 @@ class _Pages:
         self.register = {n.id: n for n in catalog.not_shown}
 
     def add(self, path: str, template: str, **context: Any) -> None:
+        if path in self.out:
+            # A slug such as `index` or `page-2` would silently replace a table page (or another page).
+            raise CatalogDocsError(
+                f"two pages would both be docs/{path}: a path, version label or plan entry name gives the slug "
+                f"of another page; rename it (reserved in every folder: index, page-N)"
+            )
         depth = path.count("/")
         root = Markup("../" * depth)
         tpl = self.env.get_template(template)
