@@ -114,6 +114,7 @@ def test_every_permalink_is_built(site: Path, url: str) -> None:
 def test_every_link_on_every_page_resolves(site: Path) -> None:
     # Internal links (including #anchors) land on a built file and an existing id.
     broken = []
+    ids: dict[Path, set[str]] = {}
     for path in sorted(site.rglob("*.html")):
         if path.name == "404.html":
             continue
@@ -132,8 +133,9 @@ def test_every_link_on_every_page_resolves(site: Path) -> None:
                 broken.append(f"{url}: {href}")
                 continue
             if target.fragment and file.suffix == ".html":
-                ids = {n.attrs["id"] for n in parse_file(file).iter() if "id" in n.attrs}
-                if unquote(target.fragment) not in ids:
+                if file not in ids:
+                    ids[file] = {n.attrs["id"] for n in parse_file(file).iter() if "id" in n.attrs}
+                if unquote(target.fragment) not in ids[file]:
                     broken.append(f"{url}: {href} (no such anchor)")
     assert not broken, "\n".join(broken)
 

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .compare import Comparison, compare_sides, consecutive_pairs, Side
 from .errors import CatalogDocsError
@@ -45,6 +45,12 @@ def do_code(text: str) -> Markup:
     """Text for a code span or block, where entities would show literally: only validated path characters
     pass through as they are; anything else is escaped like all other catalogue text."""
     return Markup(text) if _CODE_SAFE.fullmatch(text) else md_escape(text)
+
+
+def do_front(text: str) -> Markup:
+    """A front-matter value (page title, description). The theme prints these into <title>, <meta> and the
+    header without escaping them, so they are HTML-escaped here, then quoted as a YAML string."""
+    return Markup(json.dumps(str(escape(str(text))), ensure_ascii=False))
 
 
 def compare_slug(a: VersionLabel, b: VersionLabel) -> str:
@@ -85,7 +91,7 @@ def _environment() -> Environment:
     env.filters["url"] = do_url
     env.filters["md"] = md_escape
     env.filters["code"] = do_code
-    env.filters["front"] = lambda s: Markup(json.dumps(str(s), ensure_ascii=False))
+    env.filters["front"] = do_front
     return env
 
 
