@@ -415,6 +415,22 @@ def test_every_page_with_lock_values_links_to_the_legend(site: Path) -> None:
     assert pages_with_values >= 23 + 2 + 2 + 1 + 1 + 1
 
 
+def test_every_not_shown_mark_in_a_table_links_to_its_register_item(site: Path) -> None:
+    register = {n.id for n in catalog().not_shown}
+    marks = 0
+    for path in sorted(site.rglob("index.html")):
+        if path.parent.name == "legend":
+            continue  # the legend explains the mark itself
+        for cell in content(parse_file(path)).find_all("td"):
+            if not cell.find_all("span", cls="not-shown"):
+                continue
+            marks += 1
+            targets = [a.attrs.get("href", "") for a in cell.find_all("a")]
+            ids = {t.split("not-shown/#", 1)[1] for t in targets if "not-shown/#" in t}
+            assert ids and ids <= register, f"{path.relative_to(site)}: {cell.text()!r} links to no register item"
+    assert marks >= 23 * 9
+
+
 def test_not_listed_and_not_shown_look_different(site: Path) -> None:
     css = (site / "assets" / "catalog.css").read_text(encoding="utf-8")
     rules = dict(re.findall(r"\.(not-listed|not-shown)\s*\{([^}]*)\}", css))

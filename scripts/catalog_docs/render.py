@@ -26,7 +26,7 @@ from .compare import Comparison, compare_sides, consecutive_pairs, Side
 from .errors import CatalogDocsError
 from .escape import finalize, md_escape
 from .export import catalog_data, to_json
-from .model import Catalog, ListingEntry, VersionLabel
+from .model import Catalog, ListingEntry, NotShown, VersionLabel
 
 MANIFEST = ".catalog-docs-manifest.json"
 PAGE_ROWS = 250
@@ -51,6 +51,12 @@ def do_front(text: str) -> Markup:
     """A front-matter value (page title, description). The theme prints these into <title>, <meta> and the
     header without escaping them, so they are HTML-escaped here, then quoted as a YAML string."""
     return Markup(json.dumps(str(escape(str(text))), ensure_ascii=False))
+
+
+def do_path_gap(entry: ListingEntry, catalog: Catalog) -> NotShown | None:
+    """The register item saying that an entry's path is not shown (an `entry` item whose id ends in `-path`),
+    which is also why its URL template, area and version marker cannot be given."""
+    return next((n for n in catalog.not_shown_for(entry) if n.scope == "entry" and n.id.endswith("-path")), None)
 
 
 def compare_slug(a: VersionLabel, b: VersionLabel) -> str:
@@ -92,6 +98,7 @@ def _environment() -> Environment:
     env.filters["md"] = md_escape
     env.filters["code"] = do_code
     env.filters["front"] = do_front
+    env.filters["path_gap"] = do_path_gap
     return env
 
 
