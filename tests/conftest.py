@@ -17,6 +17,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite tests/golden/*/expected.txt from the loader's current output (read the diff before committing)",
     )
+    parser.addoption(
+        "--update-snapshots",
+        action="store_true",
+        default=False,
+        help="rewrite tests/snapshots/ from the renderer's current pages (read the diff before committing)",
+    )
 
 
 @pytest.fixture(scope="session")

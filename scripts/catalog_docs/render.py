@@ -26,7 +26,7 @@ from .compare import Comparison, compare_sides, consecutive_pairs, Side
 from .errors import CatalogDocsError
 from .escape import finalize, front_matter, md_escape
 from .export import catalog_data, lock_matrix_csv, openapi_data, to_json, to_yaml
-from .model import Catalog, ListingEntry, VersionLabel
+from .model import Catalog, ListingEntry, NotShown, VersionLabel
 
 MANIFEST = ".catalog-docs-manifest.json"
 PAGE_ROWS = 250
@@ -45,6 +45,12 @@ def do_code(text: str) -> Markup:
     """Text for a code span or block, where entities would show literally: only validated path characters
     pass through as they are; anything else is escaped like all other catalogue text."""
     return Markup(text) if _CODE_SAFE.fullmatch(text) else md_escape(text)
+
+
+def do_path_gap(entry: ListingEntry, catalog: Catalog) -> NotShown | None:
+    """The register item saying that an entry's path is not shown (an `entry` item whose id ends in `-path`),
+    which is also why its URL template, area and version marker cannot be given."""
+    return next((n for n in catalog.not_shown_for(entry) if n.scope == "entry" and n.id.endswith("-path")), None)
 
 
 def compare_slug(a: VersionLabel, b: VersionLabel) -> str:
@@ -86,6 +92,7 @@ def _environment() -> Environment:
     env.filters["md"] = md_escape
     env.filters["code"] = do_code
     env.filters["front"] = front_matter
+    env.filters["path_gap"] = do_path_gap
     return env
 
 
@@ -100,6 +107,12 @@ class _Pages:
         self.register = {n.id: n for n in catalog.not_shown}
 
     def add(self, path: str, template: str, **context: Any) -> None:
+        if path in self.out:
+            # A slug such as `index` or `page-2` would silently replace a table page (or another page).
+            raise CatalogDocsError(
+                f"two pages would both be docs/{path}: a path, version label or plan entry name gives the slug "
+                f"of another page; rename it (reserved in every folder: index, page-N)"
+            )
         depth = path.count("/")
         root = Markup("../" * depth)
         tpl = self.env.get_template(template)
@@ -220,6 +233,15 @@ def write_output(files: dict[str, str], out_dir: Path) -> WriteResult:
         raise CatalogDocsError(
             "refusing to overwrite hand-written files (not written by catalog-docs): "
             + ", ".join(str(out_dir / c) for c in conflicts)
+            + "; move or rename them, or delete them if they are old generated pages"
+        )
+    strays = sorted(set(_strays(out_dir, encoded, owned)))
+    if strays:
+        # A page inside a generated folder would pass for a generated page (and .gitignore hides it).
+        raise CatalogDocsError(
+            "hand-written files inside folders that catalog-docs generates: "
+            + ", ".join(str(out_dir / s) for s in strays)
+            + "; move them out of those folders (hand-written pages belong elsewhere in the docs folder)"
         )
     changed = []
     for rel, data in encoded.items():
@@ -259,6 +281,21 @@ def write_output(files: dict[str, str], out_dir: Path) -> WriteResult:
     if not manifest_path.is_file() or manifest_path.read_text(encoding="utf-8") != manifest:
         manifest_path.write_text(manifest, encoding="utf-8")
     return WriteResult(written=tuple(changed), unchanged=len(encoded) - len(changed), removed=tuple(removed))
+
+
+def _strays(out_dir: Path, encoded: dict[str, bytes], owned: set[str]) -> Iterator[str]:
+    """Files that catalog-docs did not write, inside a sub-folder it writes into (hidden files aside,
+    as mkdocs skips them too)."""
+    folders = {posixpath.dirname(rel) for rel in encoded} - {""}
+    known = set(encoded) | owned
+    for folder in folders:
+        base = out_dir / folder
+        if not base.is_dir():
+            continue
+        for path in base.rglob("*"):
+            rel = path.relative_to(out_dir).as_posix()
+            if path.is_file() and rel not in known and not any(p.startswith(".") for p in rel.split("/")):
+                yield rel
 
 
 def _prune_empty(out_dir: Path, folder: Path) -> None:

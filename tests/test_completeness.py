@@ -1,0 +1,173 @@
+"""Completeness: every listing entry, version label, plan entry and comparison has its page, and every
+generated page (and every built HTML page) belongs to exactly one of them or to one fixed index page.
+
+The mapping from a generated path back to a model object is the README's URL scheme read backwards.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from catalog_docs.errors import CatalogDocsError
+from catalog_docs.model import Catalog
+from catalog_docs.render import PAGE_ROWS, render_pages
+from catalog_docs.validate import load_catalog
+from sitebuild import ROOT
+
+FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versions index",
+         "plans/index.md": "plans index", "compare/index.md": "compare index",
+         "not-shown/index.md": "not-shown register", "downloads/catalog.json": "catalogue download"}
+PAGED = ("operations", "matrix")  # tables of every listing entry, split into page-N beyond PAGE_ROWS rows
+
+
+def owner(rel: str, catalog: Catalog) -> tuple[str, ...]:
+    """The one thing a generated file is the page of; fails for a file that belongs to nothing."""
+    if rel in FIXED:
+        return ("fixed", FIXED[rel])
+    folder, _, name = rel.partition("/")
+    if folder in PAGED:
+        if name == "index.md":
+            return (folder, "1")
+        m = re.fullmatch(r"page-([2-9]|[1-9][0-9]+)\.md", name)  # the first page is index.md
+        if m:
+            return (folder, m.group(1))
+    assert name.endswith(".md") and "/" not in name, f"{rel} belongs to nothing in the URL scheme"
+    slug = name[: -len(".md")]
+    if folder == "operations":
+        found = [e for e in catalog.entries if e.slug == slug]
+        assert len(found) == 1, f"{rel}: no listing entry has the slug {slug!r}"
+        return ("entry", str(found[0].position))
+    if folder == "versions":
+        found = [v for v in catalog.versions if v.slug == slug]
+        assert len(found) == 1, f"{rel}: no version label has the slug {slug!r}"
+        return ("label", found[0].label)
+    if folder == "plans":
+        found = [n for n in catalog.plan_names if n.replace(" ", "-") == slug]
+        assert len(found) == 1, f"{rel}: no plan entry has the slug {slug!r}"
+        return ("plan", found[0])
+    if folder == "compare":
+        a, sep, b = slug.partition("...")
+        pairs = [(x.label, y.label) for x, y in zip(catalog.versions, catalog.versions[1:])
+                 if (x.slug, y.slug) == (a, b)]
+        assert sep and len(pairs) == 1, f"{rel}: not a comparison of two consecutive labels"
+        return ("comparison", *pairs[0])
+    raise AssertionError(f"{rel} belongs to nothing in the URL scheme")
+
+
+def expected_owners(catalog: Catalog) -> Counter[tuple[str, ...]]:
+    """One page per model object and per fixed page; paged tables get one page per PAGE_ROWS entries."""
+    pages = math.ceil(len(catalog.entries) / PAGE_ROWS)
+    owners = [("fixed", f) for f in FIXED.values()]
+    owners += [(folder, str(i)) for folder in PAGED for i in range(1, pages + 1)]
+    owners += [("entry", str(e.position)) for e in catalog.entries]
+    owners += [("label", v.label) for v in catalog.versions]
+    owners += [("plan", n) for n in catalog.plan_names]
+    owners += [("comparison", a.label, b.label) for a, b in zip(catalog.versions, catalog.versions[1:])]
+    return Counter(owners)
+
+
+def assert_complete(files: dict[str, str] | list[str], catalog: Catalog) -> None:
+    got = Counter(owner(rel, catalog) for rel in files)
+    want = expected_owners(catalog)
+    assert got == want, f"missing pages: {sorted((want - got).elements())}; extra pages: {sorted((got - want).elements())}"
+
+
+def test_real_catalogue_every_object_has_exactly_one_page() -> None:
+    catalog = load_catalog(ROOT / "catalog")
+    files = render_pages(catalog)
+    assert_complete(files, catalog)
+    # The counts of the source, so the test cannot pass with an empty model.
+    assert len([f for f in files if f.startswith("operations/") and f != "operations/index.md"]) == 23
+    assert len([f for f in files if f.startswith("versions/") and f != "versions/index.md"]) == 2
+    assert len([f for f in files if f.startswith("plans/") and f != "plans/index.md"]) == 2
+    assert len([f for f in files if f.startswith("compare/") and f != "compare/index.md"]) == 1
+
+
+def _grow(catalog_dir: Path, extra: int) -> None:
+    """Add `extra` listing entries with fake paths (/fakeOp-N) after the real ones, with a value in every plan."""
+    listing = catalog_dir / "listing.yaml"
+    text = listing.read_text(encoding="utf-8")
+    n = text.count("  - position: ")
+    lines = [text.rstrip("\n")]
+    for i in range(n + 1, n + extra + 1):
+        lines += [f"  - position: {i}", "    method: POST", f"    path: /fakeOp-{i}",
+                  "    version_marker: {at: none}", "    area: {id: refunds, inferred: true}", '    source: "§4"']
+    listing.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for version in sorted((catalog_dir / "versions").glob("*.yaml")):
+        out = []
+        for line in version.read_text(encoding="utf-8").splitlines():
+            out.append(line)
+            if line.strip().startswith("entry-23:"):
+                indent = line[: len(line) - len(line.lstrip())]
+                out += [f"{indent}/fakeOp-{i}: close" for i in range(n + 1, n + extra + 1)]
+        version.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def test_a_long_listing_splits_tables_and_still_maps_one_to_one(tmp_path: Path) -> None:
+    catalog_dir = tmp_path / "catalog"
+    shutil.copytree(ROOT / "catalog", catalog_dir)
+    _grow(catalog_dir, PAGE_ROWS + 10 - 23)
+    catalog = load_catalog(catalog_dir)
+    assert len(catalog.entries) == PAGE_ROWS + 10
+    files = render_pages(catalog)
+    assert "operations/page-2.md" in files and "matrix/page-2.md" in files
+    assert_complete(files, catalog)
+
+
+@pytest.mark.site
+def test_every_built_page_belongs_to_one_generated_or_hand_written_page(built_site: Path) -> None:
+    catalog = load_catalog(ROOT / "catalog")
+    files = render_pages(catalog)
+    expected_html = {"404.html"}
+    for rel in files:
+        if rel.endswith(".md"):
+            stem = rel[: -len(".md")]
+            stem = stem[: -len("index")] if stem.endswith("index") else stem + "/"
+            expected_html.add(stem + "index.html")
+    built = {p.relative_to(built_site).as_posix() for p in built_site.rglob("*.html")}
+    assert built == expected_html, (f"built but not generated: {sorted(built - expected_html)}; "
+                                    f"generated but not built: {sorted(expected_html - built)}")
+    assert (built_site / "downloads" / "catalog.json").is_file()
+
+
+def _catalogue_with(tmp_path: Path, replacements: dict[str, tuple[str, str]]) -> Path:
+    catalog_dir = tmp_path / "catalog"
+    shutil.copytree(ROOT / "catalog", catalog_dir)
+    for rel, (old, new) in replacements.items():
+        f = catalog_dir / rel
+        text = f.read_text(encoding="utf-8")
+        assert old in text, (rel, old)
+        f.write_text(text.replace(old, new), encoding="utf-8")
+    return catalog_dir
+
+
+@pytest.mark.parametrize("fake_path", ["/index", "/page-1"])
+def test_a_path_whose_slug_is_a_table_page_is_refused_not_overwritten(tmp_path: Path, fake_path: str) -> None:
+    # /index would become operations/index.md and replace the operations table without a word.
+    catalog_dir = _catalogue_with(tmp_path, {
+        "listing.yaml": ("path: /logIntent\n", f"path: {fake_path}\n"),
+        "versions/UPI_N-1.0.1.yaml": ("/logIntent:", f"{fake_path}:"),
+        "versions/UPI_N-1.1.0.yaml": ("/logIntent:", f"{fake_path}:"),
+    })
+    catalog = load_catalog(catalog_dir)
+    if fake_path == "/page-1":
+        # page-1 is never a table page (the first page is index), so it is an ordinary operation page.
+        assert_complete(render_pages(catalog), catalog)
+        return
+    with pytest.raises(CatalogDocsError, match=r"docs/operations/index\.md"):
+        render_pages(catalog)
+
+
+def test_a_plan_entry_named_index_is_refused_not_overwritten(tmp_path: Path) -> None:
+    catalog_dir = _catalogue_with(tmp_path, {
+        "service.yaml": ("  - UPI_N 3.0.0\n", "  - index\n"),
+        "versions/UPI_N-1.0.1.yaml": ("  UPI_N 3.0.0:\n", "  index:\n"),
+    })
+    with pytest.raises(CatalogDocsError, match=r"docs/plans/index\.md"):
+        render_pages(load_catalog(catalog_dir))
