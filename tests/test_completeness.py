@@ -22,7 +22,8 @@ from sitebuild import ROOT
 
 FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versions index",
          "plans/index.md": "plans index", "compare/index.md": "compare index",
-         "not-shown/index.md": "not-shown register", "downloads/catalog.json": "catalogue download"}
+         "not-shown/index.md": "not-shown register", "downloads/catalog.json": "catalogue download",
+         "downloads/lock-matrix.csv": "lock matrix download", "downloads/openapi.yaml": "OpenAPI download"}
 PAGED = ("operations", "matrix")  # tables of every listing entry, split into page-N beyond PAGE_ROWS rows
 
 

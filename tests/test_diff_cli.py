@@ -14,7 +14,7 @@ from fake_catalogs import FAKE_SPECS, write_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT / "catalog"
-SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots-diff"  # apart from the page snapshots, which own their folder
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -46,8 +46,10 @@ _FOLDER_TEMPLATES = {
 
 def template_for(rel: str) -> str:
     """The template that renders a generated file, or the exporter for the JSON download."""
-    if rel == "downloads/catalog.json":
-        return "export.catalog_data (no template)"
+    exporters = {"downloads/catalog.json": "export.catalog_data", "downloads/lock-matrix.csv": "export.lock_matrix_csv",
+                 "downloads/openapi.yaml": "export.openapi_data"}
+    if rel in exporters:
+        return f"{exporters[rel]} (no template)"
     if rel in _INDEX_TEMPLATES:
         return _INDEX_TEMPLATES[rel]
     folder = rel.split("/", 1)[0]
