@@ -120,7 +120,8 @@ def test_version_labels_and_their_plan_entries(catalog: Catalog) -> None:
     assert [v.label for v in catalog.versions] == list(PLANS_BY_LABEL)
     for version in catalog.versions:
         assert tuple(p.name for p in version.plans) == PLANS_BY_LABEL[version.label]
-    assert catalog.plan_table_count == 3
+    assert catalog.plan_table_count == 2  # §8: each published version label carries one plan table
+    assert catalog.plan_listing_count == 3  # §9: two plan entries under UPI_N 1.0.1, one under UPI_N 1.1.0
 
 
 def test_every_plan_table_is_titled_upi_plan_with_the_upi_nlock_column(catalog: Catalog) -> None:
@@ -173,5 +174,6 @@ def test_check_on_the_real_catalogue_prints_one_line_of_counts(capsys: pytest.Ca
     assert out.err == ""
     lines = out.out.splitlines()
     assert len(lines) == 1
-    for count in ("23 listing entries", "22 distinct paths", "2 version labels", "3 plan tables"):
+    for count in ("23 listing entries", "22 distinct paths", "2 version labels", "2 plan tables",
+                  "3 plan entry listings of 2 plan entries"):
         assert count in lines[0]

@@ -138,9 +138,14 @@ class Catalog:
         """How many listing entries carry a path (paths are unique)."""
         return sum(1 for e in self.entries if e.path is not None)
 
-    @cached_property
+    @property
     def plan_table_count(self) -> int:
-        """How many (version label, plan entry) tables the catalogue holds."""
+        """How many plan tables the catalogue holds: each version label carries one (§8)."""
+        return len(self.versions)
+
+    @cached_property
+    def plan_listing_count(self) -> int:
+        """How many plan entries are listed, counted under every label (a (label, plan entry) column each)."""
         return sum(len(v.plans) for v in self.versions)
 
     def version(self, label: str) -> VersionLabel | None:
@@ -158,6 +163,7 @@ class Catalog:
         """One line with the counts `catalog-docs check` prints."""
         return (
             f"catalogue OK: {len(self.entries)} listing entries, {self.distinct_paths} distinct paths, "
-            f"{len(self.versions)} version labels, {self.plan_table_count} plan tables, "
+            f"{len(self.versions)} version labels, {self.plan_table_count} plan tables "
+            f"({self.plan_listing_count} plan entry listings of {len(self.plan_names)} plan entries), "
             f"{len(self.not_shown)} not-shown items"
         )
