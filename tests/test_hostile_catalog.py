@@ -204,9 +204,11 @@ def inspected(chromium: Browser, hostile_site: Path, built_site: Path) -> Iterat
         try:
             for path in pages:
                 # The load event waits for every image, so an onerror or onload payload has fired by then.
-                v.page.goto(hostile_url + path, wait_until="load")
+                # Both pages are inspected once the network is idle: scripts that fetch data (the any-pair
+                # compare form reads catalog.json) have drawn their tables on both by then.
+                v.page.goto(hostile_url + path, wait_until="networkidle")
                 seen = v.page.evaluate(_INSPECT)
-                real.goto(real_url + path, wait_until="domcontentloaded")
+                real.goto(real_url + path, wait_until="networkidle")
                 seen["real_tables"] = real.evaluate(_INSPECT)["tables"]
                 seen["problems"] = v.problems()
                 for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
