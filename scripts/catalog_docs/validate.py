@@ -88,14 +88,19 @@ def _key_path(f: _File, path: list[Any] | KeyPath) -> str:
     return out
 
 
+def _child(node: Node, part: Any) -> Node | None:
+    """One step down a key path: a mapping's value or a list's item, or None when it is not there."""
+    if node.kind == "map" and isinstance(part, str):
+        return node.value.get(part)
+    if node.kind == "seq" and isinstance(part, int) and part < len(node.value):
+        return node.value[part]
+    return None
+
+
 def _node_at(root: Node, path: list[Any]) -> Node:
     node = root
     for part in path:
-        child = None
-        if node.kind == "map" and isinstance(part, str):
-            child = node.value.get(part)
-        elif node.kind == "seq" and isinstance(part, int) and part < len(node.value):
-            child = node.value[part]
+        child = _child(node, part)
         if child is None:
             break
         node = child
@@ -150,20 +155,13 @@ def _any_refused(root: Node) -> bool:
 
 
 def _refused_on(root: Node, path: list[Any]) -> bool:
-    node = root
-    for part in [None, *path]:
-        if part is not None:
-            child = None
-            if node.kind == "map" and isinstance(part, str):
-                child = node.value.get(part)
-            elif node.kind == "seq" and isinstance(part, int) and part < len(node.value):
-                child = node.value[part]
-            if child is None:
-                return False
-            node = child
-        if node.refused:
-            return True
-    return False
+    """True when the loader already refused the node at path or one of the nodes above it."""
+    node: Node | None = root
+    for part in path:
+        if node is None or node.refused:
+            break
+        node = _child(node, part)
+    return node is not None and node.refused
 
 
 def _bad_character_hint(schema: dict[str, Any], value: Any) -> str:
