@@ -35,6 +35,23 @@ def _cmd_clean(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_synth(args: argparse.Namespace) -> int:
+    from .synth import SynthSpec, write_synth
+
+    spec = SynthSpec(operations=args.operations, versions=args.versions, plans=args.plans, seed=args.seed)
+    count = write_synth(spec, args.out)
+    print(f"wrote a synthetic catalogue into {args.out}: {count} files, {spec.operations} operations, "
+          f"{spec.versions} version labels, {spec.plans} plan entries (seed {spec.seed})")
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="catalog-docs", description=__doc__)
@@ -49,6 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
     clean = sub.add_parser("clean", help="remove the generated pages (only files catalog-docs wrote)")
     clean.add_argument("--out", type=Path, default=Path("docs"), help="output folder (default ./docs)")
     clean.set_defaults(func=_cmd_clean)
+    synth = sub.add_parser("synth", help="write a synthetic (fake) catalogue of any size, for benchmarks")
+    synth.add_argument("--operations", type=_positive, required=True, help="listing entries")
+    synth.add_argument("--versions", type=_positive, required=True, help="version labels")
+    synth.add_argument("--plans", type=_positive, required=True, help="plan entry names")
+    synth.add_argument("--out", type=Path, required=True, help="catalogue folder to write")
+    synth.add_argument("--seed", type=int, default=1, help="random seed (same seed, same files; default 1)")
+    synth.set_defaults(func=_cmd_synth)
     return parser
 
 
