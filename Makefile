@@ -33,8 +33,22 @@ render: $(STAMP) ## Render the Markdown pages from the catalogue into docs/
 serve: render ## Render and serve the site on http://127.0.0.1:8000, reloading when catalog/ changes
 	$(BIN)/mkdocs serve --dev-addr $(HOST):$(PORT)
 
-site: render ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
-	$(BIN)/mkdocs build --strict
+# `make site` renders once; the mkdocs hook then finds nothing changed and skips its own render.
+# Zensical reads mkdocs.yml but runs no hooks, so the pages it builds are the ones rendered here.
+ZENSICAL_STAMP := $(VENV)/.zensical-installed
+BUILD_mkdocs = $(BIN)/mkdocs build --strict
+BUILD_zensical = $(BIN)/zensical build --strict --clean
+
+$(ZENSICAL_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test,zensical]'
+	touch $@
+
+site: render $(if $(filter zensical,$(BUILDER)),$(ZENSICAL_STAMP)) ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
+	$(if $(BUILD_$(BUILDER)),,$(error BUILDER must be mkdocs or zensical, not '$(BUILDER)'))
+	$(BUILD_$(BUILDER))
+
+bench: $(STAMP) ## Benchmark synthetic catalogues of 250, 500 and 1,000 operations (writes into bench-out/)
+	$(BIN)/python -m catalog_docs.bench --out bench-out
 
 test: $(STAMP) ## Run every test (loader, render, site, browser)
 	bash scripts/ensure-chromium.sh

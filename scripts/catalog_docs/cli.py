@@ -18,10 +18,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
-    from .render import render
-    from .validate import load_catalog
+    from .incremental import render_if_changed
 
-    result = render(load_catalog(args.catalog), args.out)
+    result = render_if_changed(args.catalog, args.out, force=args.force)
+    if result is None:
+        print(f"rendered into {args.out}: nothing changed since the last render (use --force to render anyway)")
+        return 0
     print(f"rendered into {args.out}: {len(result.written)} files written, {result.unchanged} unchanged, "
           f"{len(result.removed)} stale files removed")
     return 0
@@ -62,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     render = sub.add_parser("render", help="render the Markdown pages and downloads into the docs folder")
     render.add_argument("--catalog", type=Path, default=Path("catalog"), help="catalogue folder (default ./catalog)")
     render.add_argument("--out", type=Path, default=Path("docs"), help="output folder (default ./docs)")
+    render.add_argument("--force", action="store_true",
+                        help="render even when the catalogue, schemas and templates are unchanged since the last render")
     render.set_defaults(func=_cmd_render)
     clean = sub.add_parser("clean", help="remove the generated pages (only files catalog-docs wrote)")
     clean.add_argument("--out", type=Path, default=Path("docs"), help="output folder (default ./docs)")
