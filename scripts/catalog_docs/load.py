@@ -127,14 +127,9 @@ def read_text(path: Path, name: str) -> tuple[str | None, list[Problem]]:
     for m in _TAB_INDENT.finditer(text):
         line, column = _line_col(text, m.end() - 1)
         problems.append(_problem(name, line, column, "indentation with spaces", "a tab", "YAML forbids tabs in indentation"))
-    if not text.strip() or (_only_comments(text[:4096]) and _only_comments(text)):
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         problems.append(_problem(name, 1, 1, "a YAML mapping", "an empty file"))
     return (None if problems else text), problems
-
-
-def _only_comments(text: str) -> bool:
-    # Called on a prefix first: a content line there (even cut short) is a content line of the file.
-    return all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines())
 
 
 class _Builder:
@@ -144,7 +139,6 @@ class _Builder:
         self.name = name
         self.problems: list[Problem] = []
         self.too_deep = False
-        self.tags: dict[str, str] = {}
 
     def fail(self, mark: Any, expected: str, found: str, hint: str = "", key: str = "(file)") -> None:
         self.problems.append(_problem(self.name, mark.line + 1, mark.column + 1, expected, found, hint, key))
@@ -159,8 +153,8 @@ class _Builder:
         if tag:
             self.fail(ev.start_mark, "plain data", f"the tag {tag}", "remove the tag; tags are not allowed", key)
 
-    def build(self, events: "_Events", depth: int, key: str) -> Node | None:
-        ev = events.next()
+    def build(self, events: Any, depth: int, key: str) -> Node | None:
+        ev = next(events)
         self.check_event(ev, key)
         mark = ev.start_mark
         if depth > MAX_DEPTH and not self.too_deep and not isinstance(ev, yaml.ScalarEvent):
@@ -176,93 +170,41 @@ class _Builder:
                 child = self.build(events, depth + 1, f"{key}[{len(items) + 1}]")
                 if child is not None:
                     items.append(child)
-            events.next()
+            next(events)
             return Node("seq", items, mark.line + 1, mark.column + 1)
         if isinstance(ev, yaml.MappingStartEvent):
             node = Node("map", {}, mark.line + 1, mark.column + 1)
-            values, key_marks = node.value, node.key_marks
-            scalar_event = yaml.ScalarEvent
             while not isinstance(events.peek(), yaml.MappingEndEvent):
-                if self.plain_pairs(events, values, key_marks):
-                    continue
                 key_ev = events.peek()
-                value_ev = None
-                if type(key_ev) is scalar_event and key_ev.anchor is None and key_ev.tag is None:
-                    value_ev = events.peek(1)
-                if type(value_ev) is scalar_event and value_ev.anchor is None and value_ev.tag is None:
-                    # The bulk of a catalogue (one `key: value` line each): the same steps without recursion.
-                    events.skip(2)
-                    k = self.scalar(key_ev)
-                    value: Node | None = self.scalar(value_ev)
-                    if k.tag is _STR and k.value not in values:
-                        values[k.value] = value
-                        key_marks[k.value] = (k.line, k.column)
-                        continue
-                    child_key = f"{key}.{k.raw}"
-                else:
-                    k = self.build(events, depth + 1, key)
-                    child_key = f"{key}.{k.raw}" if k is not None and k.kind == "scalar" else key
-                    value = self.build(events, depth + 1, child_key.lstrip("."))
-                    if k is None:
-                        continue
+                k = self.build(events, depth + 1, key)
+                child_key = f"{key}.{k.raw}" if k is not None and k.kind == "scalar" else key
+                value = self.build(events, depth + 1, child_key.lstrip("."))
+                if k is None:
+                    continue
                 kmark = (k.line, k.column)
                 if k.kind != "scalar" or k.tag != _STR:
                     hint = "merge keys are not allowed" if k.tag == "tag:yaml.org,2002:merge" else "quote the key"
                     self.fail(key_ev.start_mark, "a text key", k.describe(), hint, key or "(top level)")
                     continue
-                if k.value in values:
-                    first = key_marks[k.value]
+                if k.value in node.value:
+                    first = node.key_marks[k.value]
                     self.fail(key_ev.start_mark, "each key once", f"the key {k.value!r} again",
                               f"first written at line {first[0]}", child_key.lstrip("."))
                     continue
                 if value is not None:
-                    values[k.value] = value
-                    key_marks[k.value] = kmark
-            events.next()
+                    node.value[k.value] = value
+                    node.key_marks[k.value] = kmark
+            next(events)
             return node
         self.fail(mark, "a value", type(ev).__name__)  # pragma: no cover - the parser emits no other event here
         return None
 
-    def plain_pairs(self, events: "_Events", values: dict[str, Node], key_marks: dict[str, tuple[int, int]]) -> bool:
-        """Take a run of `key: value` lines whose key is new text and whose value is a scalar, without
-        anchors or tags: the values maps that make up almost all of a large catalogue. Anything else
-        stops the run and goes through the general path; returns whether any pair was taken."""
-        items, at, end = events.items, events.at, len(events.items) - 1
-        start, tags, scalar_event = at, self.tags, yaml.ScalarEvent
-        while at < end:
-            key_ev, value_ev = items[at], items[at + 1]
-            if (type(key_ev) is not scalar_event or type(value_ev) is not scalar_event or key_ev.anchor is not None
-                    or key_ev.tag is not None or value_ev.anchor is not None or value_ev.tag is not None):
-                break
-            k = key_ev.value
-            if k in values or (key_ev.implicit[0] and (tags.get(k) or self.resolve(k)) is not _STR):
-                break  # a repeated key, or a key that is not text: the general path reports it
-            raw = value_ev.value
-            mark = value_ev.start_mark
-            if not value_ev.implicit[0] or (tags.get(raw) or self.resolve(raw)) is _STR:
-                values[k] = Node("scalar", raw, mark.line + 1, mark.column + 1, raw, _STR)
-            else:
-                values[k] = self.scalar(value_ev)
-            kmark = key_ev.start_mark
-            key_marks[k] = (kmark.line + 1, kmark.column + 1)
-            at += 2
-        events.at = at
-        return at != start
-
-    def resolve(self, raw: str) -> str:
-        """The YAML 1.1 tag of a plain scalar. It depends on the text alone, and catalogues repeat the
-        same few values, so it is remembered (text comes back as the very object _STR)."""
-        tag = _resolver.resolve(yaml.ScalarNode, raw, (True, False))
-        tag = self.tags[raw] = _STR if tag == _STR else tag
-        return tag
-
     def scalar(self, ev: Any) -> Node:
         raw = ev.value
-        mark = ev.start_mark
+        line, column = ev.start_mark.line + 1, ev.start_mark.column + 1
         if not ev.implicit[0]:  # quoted, block or tagged scalars are always text
-            return Node("scalar", raw, mark.line + 1, mark.column + 1, raw, _STR)
-        tag = self.tags.get(raw) or self.resolve(raw)
-        line, column = mark.line + 1, mark.column + 1
+            return Node("scalar", raw, line, column, raw, _STR)
+        tag = _resolver.resolve(yaml.ScalarNode, raw, (True, False))
         if tag == _STR:
             return Node("scalar", raw, line, column, raw, _STR)
         if tag in ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"):
@@ -283,62 +225,44 @@ class _Timestamp(str):
     __slots__ = ()
 
 
-class _Events:
-    """The parser's events, read ahead in one go, with look-ahead by index.
-
-    A syntax error stops the read; it is raised when the builder reaches that point, so every problem
-    found before it is still reported, exactly as when reading event by event."""
-
-    __slots__ = ("items", "at", "_error")
-
+class _Peekable:
     def __init__(self, it: Any) -> None:
-        self.items: list[Any] = []
-        self.at = 0
-        self._error: BaseException | None = None
-        try:
-            self.items.extend(it)
-        except yaml.YAMLError as exc:
-            self._error = exc
+        self._it = iter(it)
+        self._head: Any = None
+        self._has = False
 
-    def _end(self) -> Any:
-        if self._error is not None:
-            raise self._error
-        raise StopIteration
+    def __iter__(self) -> "_Peekable":
+        return self
 
-    def next(self) -> Any:
-        at = self.at
-        if at < len(self.items):
-            self.at = at + 1
-            return self.items[at]
-        return self._end()
+    def __next__(self) -> Any:
+        if self._has:
+            self._has = False
+            return self._head
+        return next(self._it)
 
-    def peek(self, ahead: int = 0) -> Any:
-        at = self.at + ahead
-        if at < len(self.items):
-            return self.items[at]
-        return self._end()
-
-    def skip(self, count: int) -> None:
-        """Step over events already seen through peek."""
-        self.at += count
+    def peek(self) -> Any:
+        if not self._has:
+            self._head = next(self._it)
+            self._has = True
+        return self._head
 
 
 def parse(text: str, name: str) -> tuple[Node | None, list[Problem]]:
     """Parse one YAML document into marked nodes."""
     builder = _Builder(name)
-    events = _Events(yaml.parse(text, Loader=_Loader))
+    events = _Peekable(yaml.parse(text, Loader=_Loader))
     root: Node | None = None
     try:
-        events.next()  # StreamStart
+        next(events)  # StreamStart
         documents = 0
         while not isinstance(events.peek(), yaml.StreamEndEvent):
-            start = events.next()  # DocumentStart
+            start = next(events)  # DocumentStart
             documents += 1
             if documents == 2:
                 builder.fail(start.start_mark, "one YAML document per file", "a second document",
                              "remove the '---' line or split the file")
             node = builder.build(events, 1, "")
-            events.next()  # DocumentEnd
+            next(events)  # DocumentEnd
             if documents == 1:
                 root = node
     except yaml.MarkedYAMLError as exc:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +18,7 @@ from jsonschema.exceptions import ValidationError
 
 from .errors import CatalogInvalid, Problem
 from .load import LoadedFile, Node, load_file
+from .schema_fast import ValuesFastPath
 from .model import (
     Area,
     Catalog,
@@ -59,8 +59,8 @@ class _File:
 
 
 @cache
-def _validator(schema_path: Path) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8")))
+def _validator(schema_path: Path) -> ValuesFastPath:
+    return ValuesFastPath(Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8"))))
 
 
 def _prefix(f: _File) -> str:
@@ -117,52 +117,10 @@ def _p(f: _File, node: Node | tuple[int, int], path: list[Any], expected: str, f
                    expected=expected, found=found, hint=hint)
 
 
-_VALUES_KEYWORDS = {"type", "minProperties", "additionalProperties", "propertyNames", "description"}
-
-
-@cache
-def _values_rule(schema_path: Path) -> tuple[re.Pattern[str], tuple[str, ...], int] | None:
-    """The rule of a plan's `values` map, read from the version-label schema: (key pattern, allowed values,
-    minimum size); None when the schema says more than this fast path knows how to check."""
-    try:
-        sub = _validator(schema_path).schema["properties"]["plans"]["additionalProperties"]["properties"]["values"]
-        names, each = sub["propertyNames"], sub["additionalProperties"]
-        if (set(sub) <= _VALUES_KEYWORDS and sub.get("type") == "object" and set(names) <= {"pattern", "x-expected"}
-                and set(each) <= {"enum", "description"} and all(type(v) is str for v in each["enum"])):
-            return re.compile(names["pattern"]), tuple(each["enum"]), int(sub.get("minProperties", 0))
-    except (KeyError, TypeError, AttributeError, re.error):
-        pass
-    return None
-
-
-def _schema_instance(f: _File, schema_path: Path) -> Any:
-    """The file as plain data for the JSON Schema, with each plan's `values` map cut to one item when a
-    plain loop has already shown that every item passes the schema's own rule for it.
-
-    The values maps hold almost all of a large catalogue, and the generic validator spends most of its
-    time there. A map with any doubtful item is left whole, so jsonschema reports it exactly as before."""
-    data = f.root.plain()
-    rule = _values_rule(schema_path) if f.kind == "version-label" else None
-    plans = data.get("plans") if rule is not None else None
-    if not isinstance(plans, dict):
-        return data
-    pattern, allowed, least = rule  # type: ignore[misc]
-    for plan in plans.values():
-        values = plan.get("values") if isinstance(plan, dict) else None
-        if not isinstance(values, dict) or len(values) < max(least, 1):
-            continue
-        if all(type(k) is str and pattern.search(k) for k in values) and all(
-                type(v) is str and v in allowed for v in values.values()):
-            first = next(iter(values))
-            plan["values"] = {first: values[first]}
-    return data
-
-
 def _schema_problems(f: _File, schema_dir: Path) -> Iterator[Problem]:
-    schema_path = schema_dir / f"{f.kind}.schema.json"
-    validator = _validator(schema_path)
+    validator = _validator(schema_dir / f"{f.kind}.schema.json")
     seen: set[tuple[str, int, int]] = set()
-    for err in validator.iter_errors(_schema_instance(f, schema_path)):
+    for err in validator.iter_errors(f.root.plain()):
         for problem in _explain(f, err):
             ident = (problem.key_path, problem.line, problem.column)
             if ident not in seen:
