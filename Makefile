@@ -33,8 +33,8 @@ render: $(STAMP) ## Render the Markdown pages from the catalogue into docs/
 serve: render ## Render and serve the site on http://127.0.0.1:8000, reloading when catalog/ changes
 	$(BIN)/mkdocs serve --dev-addr $(HOST):$(PORT)
 
-# `make site` renders once; the mkdocs hook then finds nothing changed and skips its own render.
-# Zensical reads mkdocs.yml but runs no hooks, so the pages it builds are the ones rendered here.
+# mkdocs renders through its hook (which skips the render when nothing changed since the last one);
+# Zensical reads mkdocs.yml but runs no hooks, so `catalog-docs render` writes its pages first.
 ZENSICAL_STAMP := $(VENV)/.zensical-installed
 BUILD_mkdocs = $(BIN)/mkdocs build --strict
 BUILD_zensical = $(BIN)/zensical build --strict --clean
@@ -43,7 +43,7 @@ $(ZENSICAL_STAMP): $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test,zensical]'
 	touch $@
 
-site: render $(if $(filter zensical,$(BUILDER)),$(ZENSICAL_STAMP)) ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
+site: $(STAMP) $(if $(filter zensical,$(BUILDER)),render $(ZENSICAL_STAMP)) ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
 	$(if $(BUILD_$(BUILDER)),,$(error BUILDER must be mkdocs or zensical, not '$(BUILDER)'))
 	$(BUILD_$(BUILDER))
 

@@ -38,3 +38,10 @@ def test_a_bad_value_deep_in_a_large_values_map_is_still_reported(tmp_path: Path
         raise AssertionError("the catalogue should not load")
     assert f":{at + 1}:" in report
     assert "did you mean 'close'? values are case-sensitive" in report
+
+
+def test_incremental_names_the_same_manifest_and_schemas_as_render_and_validate() -> None:
+    from catalog_docs import incremental, render, validate
+
+    assert incremental.MANIFEST == render.MANIFEST
+    assert incremental.SCHEMA_DIR == validate.SCHEMA_DIR

@@ -13,11 +13,18 @@ import hashlib
 import json
 from pathlib import Path
 
-from .errors import CatalogDocsError
-from .render import MANIFEST, WriteResult, render
-from .validate import SCHEMA_DIR, load_catalog
+from typing import TYPE_CHECKING
 
+from .errors import CatalogDocsError
+
+if TYPE_CHECKING:
+    from .render import WriteResult
+
+# The render and validate modules (Jinja, jsonschema) are imported only when a render is due: skipping
+# one then costs the hashing alone, which is what keeps `make site` close to a bare `mkdocs build`.
 PACKAGE_DIR = Path(__file__).resolve().parent
+MANIFEST = ".catalog-docs-manifest.json"
+SCHEMA_DIR = PACKAGE_DIR.parents[1] / "catalog" / "schema"
 
 
 def input_fingerprint(catalog_dir: Path) -> str:
@@ -56,10 +63,13 @@ def _manifest(out_dir: Path) -> dict | None:
     return data if isinstance(data, dict) and isinstance(data.get("files"), list) else None
 
 
-def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False) -> WriteResult | None:
+def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False) -> "WriteResult | None":
     """Load, validate and render the catalogue into out_dir, unless the last render's fingerprint shows
     that nothing it depends on changed; None then (nothing was read beyond the fingerprint)."""
     if not catalog_dir.is_dir():
+        from .render import render
+        from .validate import load_catalog
+
         return render(load_catalog(catalog_dir), out_dir)  # load_catalog reports the missing folder
     try:
         inputs = input_fingerprint(catalog_dir)
@@ -70,6 +80,9 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False) 
         stamp = manifest.get("fingerprint") or {}
         if stamp.get("inputs") == inputs and stamp.get("outputs") == output_signature(out_dir, manifest["files"]):
             return None
+    from .render import render
+    from .validate import load_catalog
+
     result = render(load_catalog(catalog_dir), out_dir)
     manifest = _manifest(out_dir)
     if manifest is not None:
