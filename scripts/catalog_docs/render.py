@@ -69,7 +69,16 @@ def do_lock(value: str) -> Markup:
 
 def do_lock_cells(values: Any) -> Markup:
     """Table cells ` value |` for a row of lock values."""
-    return Markup("".join([f" {do_lock(v)} |" for v in values]))
+    cells = _LOCK_CELL
+    try:
+        return Markup("".join([cells[v] for v in values]))
+    except KeyError:
+        for v in values:
+            cells.setdefault(v, f" {do_lock(v)} |")
+        return Markup("".join([cells[v] for v in values]))
+
+
+_LOCK_CELL: dict[str, str] = {}
 
 
 def do_history_cells(cells: Any, show_from: bool = True) -> Markup:
@@ -217,7 +226,7 @@ def rows_per_page(columns: int) -> int:
 
 
 def _href(target: str, current: str) -> Markup:
-    rel = posixpath.relpath(target, posixpath.dirname(current) or ".")
+    rel = posixpath.relpath("/" + target, "/" + posixpath.dirname(current))  # absolute: no os.getcwd() per link
     return Markup("/".join(quote(part, safe="._~-") for part in rel.split("/")))
 
 
