@@ -137,12 +137,13 @@ class Report:
         cases = list(dict.fromkeys(r["case"] for r in self.rows))
         metrics = list(dict.fromkeys(r["metric"] for r in self.rows))
         width = max(len(m) for m in metrics) + 2
-        lines = [f"{'metric':<{width}}" + "".join(f"{c:>16}" for c in cases)]
+        col = max(16, *(len(c) + 2 for c in cases))
+        lines = [f"{'metric':<{width}}" + "".join(f"{c:>{col}}" for c in cases)]
         for m in metrics:
             cells = []
             for c in cases:
                 v = self.get(c, m)
-                cells.append(f"{'' if v is None else (f'{v:.3f}' if isinstance(v, float) else str(v)):>16}")
+                cells.append(f"{'' if v is None else (f'{v:.3f}' if isinstance(v, float) else str(v)):>{col}}")
             lines.append(f"{m:<{width}}" + "".join(cells))
         return "\n".join(lines)
 
