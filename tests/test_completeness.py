@@ -16,7 +16,7 @@ import pytest
 
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.model import Catalog
-from catalog_docs.render import PAGE_ROWS, render_pages
+from catalog_docs.render import PAGE_ROWS, render_pages, rows_per_page
 from catalog_docs.validate import load_catalog
 from sitebuild import ROOT
 
@@ -25,6 +25,7 @@ FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versio
          "not-shown/index.md": "not-shown register", "downloads/catalog.json": "catalogue download",
          "downloads/lock-matrix.csv": "lock matrix download", "downloads/openapi.yaml": "OpenAPI download"}
 PAGED = ("operations", "matrix")  # tables of every listing entry, split into page-N beyond PAGE_ROWS rows
+_PAGE_N = re.compile(r"page-([2-9]|[1-9][0-9]+)\.md")  # the first page is index.md or <slug>.md
 
 
 def owner(rel: str, catalog: Catalog) -> tuple[str, ...]:
@@ -35,9 +36,16 @@ def owner(rel: str, catalog: Catalog) -> tuple[str, ...]:
     if folder in PAGED:
         if name == "index.md":
             return (folder, "1")
-        m = re.fullmatch(r"page-([2-9]|[1-9][0-9]+)\.md", name)  # the first page is index.md
+        m = _PAGE_N.fullmatch(name)
         if m:
             return (folder, m.group(1))
+    page = "1"
+    if folder in ("versions", "plans") and name.count("/") == 1:
+        # A long version or plan table continues in versions/<slug>/page-N.md (plans/<slug>/page-N.md).
+        parent, _, rest = name.partition("/")
+        m = _PAGE_N.fullmatch(rest)
+        assert m, f"{rel} belongs to nothing in the URL scheme"
+        name, page = parent + ".md", m.group(1)
     assert name.endswith(".md") and "/" not in name, f"{rel} belongs to nothing in the URL scheme"
     slug = name[: -len(".md")]
     if folder == "operations":
@@ -47,11 +55,11 @@ def owner(rel: str, catalog: Catalog) -> tuple[str, ...]:
     if folder == "versions":
         found = [v for v in catalog.versions if v.slug == slug]
         assert len(found) == 1, f"{rel}: no version label has the slug {slug!r}"
-        return ("label", found[0].label)
+        return ("label", found[0].label, page)
     if folder == "plans":
         found = [n for n in catalog.plan_names if n.replace(" ", "-") == slug]
         assert len(found) == 1, f"{rel}: no plan entry has the slug {slug!r}"
-        return ("plan", found[0])
+        return ("plan", found[0], page)
     if folder == "compare":
         a, sep, b = slug.partition("...")
         pairs = [(x.label, y.label) for x, y in zip(catalog.versions, catalog.versions[1:])
@@ -62,13 +70,17 @@ def owner(rel: str, catalog: Catalog) -> tuple[str, ...]:
 
 
 def expected_owners(catalog: Catalog) -> Counter[tuple[str, ...]]:
-    """One page per model object and per fixed page; paged tables get one page per PAGE_ROWS entries."""
-    pages = math.ceil(len(catalog.entries) / PAGE_ROWS)
+    """One page per model object and per fixed page; a table of every listing entry gets one page per
+    rows_per_page(its columns) entries (PAGE_ROWS for narrow tables, fewer for wide ones)."""
+    def pages(columns: int) -> range:
+        return range(1, math.ceil(len(catalog.entries) / rows_per_page(columns)) + 1)
+
+    columns = sum(len(v.plans) for v in catalog.versions)
     owners = [("fixed", f) for f in FIXED.values()]
-    owners += [(folder, str(i)) for folder in PAGED for i in range(1, pages + 1)]
+    owners += [(folder, str(i)) for folder in PAGED for i in pages(columns)]
     owners += [("entry", str(e.position)) for e in catalog.entries]
-    owners += [("label", v.label) for v in catalog.versions]
-    owners += [("plan", n) for n in catalog.plan_names]
+    owners += [("label", v.label, str(i)) for v in catalog.versions for i in pages(len(v.plans))]
+    owners += [("plan", n, str(i)) for n in catalog.plan_names for i in pages(len(catalog.versions))]
     owners += [("comparison", a.label, b.label) for a, b in zip(catalog.versions, catalog.versions[1:])]
     return Counter(owners)
 
@@ -118,6 +130,8 @@ def test_a_long_listing_splits_tables_and_still_maps_one_to_one(tmp_path: Path) 
     assert len(catalog.entries) == PAGE_ROWS + 10
     files = render_pages(catalog)
     assert "operations/page-2.md" in files and "matrix/page-2.md" in files
+    assert "versions/UPI_N-1.0.1/page-2.md" in files and "plans/UPI_N-1.0.0/page-2.md" in files
+    assert "operations/page-3.md" not in files and "versions/UPI_N-1.0.1/page-3.md" not in files
     assert_complete(files, catalog)
 
 

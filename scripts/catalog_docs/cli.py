@@ -18,10 +18,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
-    from .render import render
-    from .validate import load_catalog
+    from .incremental import render_if_changed
 
-    result = render(load_catalog(args.catalog), args.out)
+    result = render_if_changed(args.catalog, args.out, force=args.force)
+    if result is None:
+        print(f"rendered into {args.out}: nothing changed since the last render (use --force to render anyway)")
+        return 0
     print(f"rendered into {args.out}: {len(result.written)} files written, {result.unchanged} unchanged, "
           f"{len(result.removed)} stale files removed")
     return 0
@@ -73,6 +75,23 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_synth(args: argparse.Namespace) -> int:
+    from .synth import SynthSpec, write_synth
+
+    spec = SynthSpec(operations=args.operations, versions=args.versions, plans=args.plans, seed=args.seed)
+    count = write_synth(spec, args.out)
+    print(f"wrote a synthetic catalogue into {args.out}: {count} files, {spec.operations} operations, "
+          f"{spec.versions} version labels, {spec.plans} plan entries (seed {spec.seed})")
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="catalog-docs", description=__doc__)
@@ -83,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     render = sub.add_parser("render", help="render the Markdown pages and downloads into the docs folder")
     render.add_argument("--catalog", type=Path, default=Path("catalog"), help="catalogue folder (default ./catalog)")
     render.add_argument("--out", type=Path, default=Path("docs"), help="output folder (default ./docs)")
+    render.add_argument("--force", action="store_true",
+                        help="render even when the catalogue, schemas and templates are unchanged since the last render")
     render.set_defaults(func=_cmd_render)
     clean = sub.add_parser("clean", help="remove the generated pages (only files catalog-docs wrote)")
     clean.add_argument("--out", type=Path, default=Path("docs"), help="output folder (default ./docs)")
@@ -109,6 +130,13 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--catalog", type=Path, default=None,
                         help="catalogue folder (default ./catalog, else catalog/ at the top of the git checkout)")
     export.set_defaults(func=_cmd_export)
+    synth = sub.add_parser("synth", help="write a synthetic (fake) catalogue of any size, for benchmarks")
+    synth.add_argument("--operations", type=_positive, required=True, help="listing entries")
+    synth.add_argument("--versions", type=_positive, required=True, help="version labels")
+    synth.add_argument("--plans", type=_positive, required=True, help="plan entry names")
+    synth.add_argument("--out", type=Path, required=True, help="catalogue folder to write")
+    synth.add_argument("--seed", type=int, default=1, help="random seed (same seed, same files; default 1)")
+    synth.set_defaults(func=_cmd_synth)
     return parser
 
 

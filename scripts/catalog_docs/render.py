@@ -15,6 +15,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -31,6 +32,10 @@ from .model import Catalog, ListingEntry, NotShown, VersionLabel
 MANIFEST = ".catalog-docs-manifest.json"
 PAGE_ROWS = 250
 """Tables with more listing entries than this are split over several pages, so no page grows without bound."""
+PAGE_CELLS = 10_000
+"""At most this many values in one table page (250 rows of 40 columns); wider tables get fewer rows."""
+PAGE_ROWS_MIN = 50
+"""However wide a table, a page holds at least this many rows."""
 
 
 def do_url(slug: str) -> Markup:
@@ -51,6 +56,71 @@ def do_path_gap(entry: ListingEntry, catalog: Catalog) -> NotShown | None:
     """The register item saying that an entry's path is not shown (an `entry` item whose id ends in `-path`),
     which is also why its URL template, area and version marker cannot be given."""
     return next((n for n in catalog.not_shown_for(entry) if n.scope == "entry" and n.id.endswith("-path")), None)
+
+
+_LOCK_HTML: dict[str, Markup] = {}
+NOT_LISTED = Markup('<span class="not-listed" title="This label does not list this plan entry">not listed</span>')
+CHANGED = Markup('<span class="changed">changed</span>')
+
+
+def do_lock(value: str) -> Markup:
+    """A lock value as every table shows it. Filters, not macros, render table cells: a catalogue of
+    1,000 operations has hundreds of thousands of cells, and a macro call costs ten times a filter."""
+    html = _LOCK_HTML.get(value)
+    if html is None:
+        shown = md_escape(value)
+        html = _LOCK_HTML[value] = Markup(f'<span class="lock lock-{shown}">{shown}</span>')
+    return html
+
+
+def do_lock_cells(values: Any) -> Markup:
+    """Table cells ` value |` for a row of lock values."""
+    cells = _LOCK_CELL
+    try:
+        return Markup("".join([cells[v] for v in values]))
+    except KeyError:
+        for v in values:
+            cells.setdefault(v, f" {do_lock(v)} |")
+        return Markup("".join([cells[v] for v in values]))
+
+
+_LOCK_CELL: dict[str, str] = {}
+
+
+def do_history_cells(cells: Any, show_from: bool = True) -> Markup:
+    """Table cells ` value |` for a row of Cells: *not listed*, or the value with a *changed* mark
+    (and the value it changed from, when show_from) where it differs from the previous label's."""
+    out = []
+    for cell in cells:
+        if cell.value is None:
+            out.append(f" {NOT_LISTED} |")
+        elif cell.changed_from is None:
+            out.append(f" {do_lock(cell.value)} |")
+        elif show_from:
+            out.append(f" {do_lock(cell.value)} {CHANGED} from {md_escape(cell.changed_from)} |")
+        else:
+            out.append(f" {do_lock(cell.value)} {CHANGED} |")
+    return Markup("".join(out))
+
+
+def do_op_link(entry: ListingEntry, root: str) -> Markup:
+    """A Markdown link to an operation page, relative to the page being rendered."""
+    return _op_link(entry.title, entry.slug, str(root))
+
+
+@lru_cache(maxsize=1 << 16)
+def _op_link(title: str, slug: str, root: str) -> Markup:
+    # The same link appears on many pages (indexes, matrix, versions, plans, every comparison).
+    return Markup(f"[{md_escape(title)}]({root}operations/{do_url(slug)}.md)")
+
+
+def do_unchanged_rows(unchanged: Any, entries: dict[int, ListingEntry], root: str) -> Markup:
+    """The rows of a comparison's unchanged values, indented into their folded block. One filter call,
+    not a loop in the template: at 1,000 operations a comparison has thousands of them."""
+    return Markup("\n".join([
+        f"    | {u.position} | {do_op_link(entries[u.position], root)} | {md_escape(u.plan)} | {do_lock(u.value)} |"
+        for u in unchanged
+    ]))
 
 
 def compare_slug(a: VersionLabel, b: VersionLabel) -> str:
@@ -93,6 +163,11 @@ def _environment() -> Environment:
     env.filters["code"] = do_code
     env.filters["front"] = front_matter
     env.filters["path_gap"] = do_path_gap
+    env.filters["lock"] = do_lock
+    env.filters["lock_cells"] = do_lock_cells
+    env.filters["history_cells"] = do_history_cells
+    env.filters["op_link"] = do_op_link
+    env.filters["unchanged_rows"] = do_unchanged_rows
     return env
 
 
@@ -105,6 +180,7 @@ class _Pages:
         self.out: dict[str, str] = {}
         self.columns = [Column(version=v, plan_index=i) for v in catalog.versions for i in range(len(v.plans))]
         self.register = {n.id: n for n in catalog.not_shown}
+        self.plans = {(v.label, p.name): p for v in catalog.versions for p in v.plans}
 
     def add(self, path: str, template: str, **context: Any) -> None:
         if path in self.out:
@@ -125,7 +201,7 @@ class _Pages:
         for v in self.catalog.versions:
             cells = []
             for name in self.catalog.plan_names:
-                plan = v.plan(name)
+                plan = self.plans.get((v.label, name))
                 if plan is None:
                     cells.append(Cell(value=None))
                     continue
@@ -137,17 +213,48 @@ class _Pages:
         return rows
 
 
-def _chunks(n: int) -> list[tuple[int, int]]:
-    return [(i, min(i + PAGE_ROWS, n)) for i in range(0, max(n, 1), PAGE_ROWS)]
+    def plan_cells(self, name: str, entry: ListingEntry) -> list[Cell]:
+        """One plan entry's value for one listing entry under each label, marked where it changed."""
+        cells = []
+        previous: str | None = None
+        for v in self.catalog.versions:
+            plan = self.plans.get((v.label, name))
+            if plan is None:
+                cells.append(Cell(value=None))
+                continue
+            value = plan.values[entry.position - 1]
+            cells.append(Cell(value=value, changed_from=previous if previous is not None and previous != value else None))
+            previous = value
+        return cells
 
 
-def _paged(pages: _Pages, folder: str, template: str, **context: Any) -> None:
-    """Render a per-entry table page, split into `page-N` pages when the listing is long."""
-    chunks = _chunks(len(pages.catalog.entries))
-    names = [f"{folder}/index.md"] + [f"{folder}/page-{i}.md" for i in range(2, len(chunks) + 1)]
+def _chunks(n: int, size: int = PAGE_ROWS) -> list[tuple[int, int]]:
+    return [(i, min(i + size, n)) for i in range(0, max(n, 1), size)]
+
+
+def rows_per_page(columns: int) -> int:
+    """How many rows a table page holds: PAGE_ROWS, fewer when the table is wide, so that one page
+    holds at most PAGE_CELLS values and its HTML stays well under 2 MB however many labels there are."""
+    return max(PAGE_ROWS_MIN, min(PAGE_ROWS, PAGE_CELLS // max(columns, 1)))
+
+
+def _href(target: str, current: str) -> Markup:
+    rel = posixpath.relpath("/" + target, "/" + posixpath.dirname(current))  # absolute: no os.getcwd() per link
+    return Markup("/".join(quote(part, safe="._~-") for part in rel.split("/")))
+
+
+def _paged(pages: _Pages, first: str, template: str, rows: list[Any], size: int = PAGE_ROWS, **context: Any) -> None:
+    """Render a table page, continued on `page-N` pages when there are more rows than one page holds.
+
+    `first` is the first page's path (`operations/index.md`, `versions/<slug>.md`); later pages go into
+    the folder of the same name (`operations/page-2.md`, `versions/<slug>/page-2.md`), so page 1 keeps
+    its URL however long the table grows."""
+    chunks = _chunks(len(rows), size)
+    folder = first[: -len("/index.md")] if first.endswith("/index.md") else first[: -len(".md")]
+    names = [first] + [f"{folder}/page-{i}.md" for i in range(2, len(chunks) + 1)]
     for i, ((start, stop), name) in enumerate(zip(chunks, names)):
-        pager = [(j + 1, posixpath.basename(n) if j else "index.md", j == i) for j, n in enumerate(names)]
-        pages.add(name, template, rows=pages.catalog.entries[start:stop], page_number=i + 1,
+        pager = [(j + 1, _href(n, name), j == i) for j, n in enumerate(names)]
+        pages.add(name, template, rows=rows[start:stop], page_number=i + 1,
                   page_count=len(chunks), pager=pager, **context)
 
 
@@ -160,7 +267,10 @@ def render_pages(catalog: Catalog) -> dict[str, str]:
     ]
     pages.add("index.md", "home.md.j2", pairs=pairs)
     pages.add("legend.md", "legend.md.j2")
-    _paged(pages, "operations", "operations.md.j2", columns=pages.columns)
+    column_values = list(zip(*(c.plan.values for c in pages.columns))) or [() for _ in catalog.entries]
+    by_column = list(zip(catalog.entries, column_values))
+    wide = rows_per_page(len(pages.columns))
+    _paged(pages, "operations/index.md", "operations.md.j2", by_column, wide, columns=pages.columns)
     for entry in catalog.entries:
         history = pages.history(entry)
         values = "; ".join(
@@ -174,21 +284,24 @@ def render_pages(catalog: Catalog) -> dict[str, str]:
                   not_shown=catalog.not_shown_for(entry), description=description)
     pages.add("versions/index.md", "versions.md.j2", pairs=pairs)
     for v in catalog.versions:
-        differs = [len(set(p.values[e.position - 1] for p in v.plans)) > 1 for e in catalog.entries]
-        pages.add(f"versions/{v.slug}.md", "version.md.j2", version=v, differs=differs,
-                  rows=list(zip(catalog.entries, differs)))
+        values = list(zip(*(p.values for p in v.plans)))
+        differs = [len(set(row)) > 1 for row in values]
+        _paged(pages, f"versions/{v.slug}.md", "version.md.j2", list(zip(catalog.entries, values, differs)),
+               rows_per_page(len(v.plans)), version=v, differs=differs)
     pages.add("plans/index.md", "plans.md.j2")
     for name in catalog.plan_names:
         listed = [v for v in catalog.versions if v.plan(name) is not None]
         unlisted = [v for v in catalog.versions if v.plan(name) is None]
-        pages.add(f"plans/{name.replace(' ', '-')}.md", "plan.md.j2", name=name, listed=listed, unlisted=unlisted)
+        rows = [(e, pages.plan_cells(name, e)) for e in catalog.entries]
+        _paged(pages, f"plans/{name.replace(' ', '-')}.md", "plan.md.j2", rows, rows_per_page(len(catalog.versions)),
+               name=name, listed=listed, unlisted=unlisted)
     choices = [("Version labels", [v.label for v in catalog.versions]),
                ("Version label : plan entry", [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans])]
     pages.add("compare/index.md", "compare_index.md.j2", comparisons=comparisons, choices=choices)
     for a, b, cmp in comparisons:
         pages.add(f"compare/{compare_slug(a, b)}.md", "compare.md.j2", a=a, b=b, cmp=cmp,
                   entries={e.position: e for e in catalog.entries})
-    _paged(pages, "matrix", "matrix.md.j2", columns=pages.columns)
+    _paged(pages, "matrix/index.md", "matrix.md.j2", by_column, wide, columns=pages.columns)
     pages.add("not-shown/index.md", "not_shown.md.j2", pairs=pairs)
     pages.out["downloads/catalog.json"] = to_json(catalog_data(catalog))
     pages.out["downloads/lock-matrix.csv"] = lock_matrix_csv(catalog)

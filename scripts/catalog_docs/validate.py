@@ -19,6 +19,7 @@ from jsonschema.exceptions import ValidationError
 
 from .errors import CatalogInvalid, Problem
 from .load import KeyPath, LoadedFile, Node, load_file
+from .schema_fast import ValuesFastPath
 from .model import (
     Area,
     Catalog,
@@ -57,8 +58,8 @@ class _File:
 
 
 @cache
-def _validator(schema_path: Path) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8")))
+def _validator(schema_path: Path) -> ValuesFastPath:
+    return ValuesFastPath(Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8"))))
 
 
 def _prefix(f: _File) -> str:
@@ -515,14 +516,14 @@ class _Cross:
         keys = [e.key for e in entries]
         versions = []
         for label in svc["version_labels"]:
-            data = self._by_label[label].root.plain()
+            root = self._by_label[label].root.value
             plans = tuple(
-                PlanEntry(name=name, slug=label_slug(name), source=p["source"],
-                          values=tuple(p["values"][k] for k in keys))
-                for name, p in data["plans"].items()
+                PlanEntry(name=name, slug=label_slug(name), source=p.value["source"].value,
+                          values=tuple(p.value["values"].value[k].value for k in keys))
+                for name, p in root["plans"].value.items()
             )
-            pt = data["plan_table"]
-            versions.append(VersionLabel(label=label, slug=label_slug(label), source=data["source"],
+            pt = root["plan_table"].plain()
+            versions.append(VersionLabel(label=label, slug=label_slug(label), source=root["source"].value,
                                          plan_table=pt["title"], value_column=pt["value_column"],
                                          plan_table_source=pt["source"], plans=plans))
         register = tuple(

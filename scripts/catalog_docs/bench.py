@@ -1,0 +1,277 @@
+"""Benchmark: how load, validate, render and the site builders grow with the catalogue.
+
+`make bench` (or `python -m catalog_docs.bench --out bench-out`) writes synthetic catalogues of several
+sizes into bench-out/, measures each stage, and prints one JSON line per measurement, then a table.
+It reports figures; it never fails on a number. Times are wall-clock seconds (the best of --repeat
+runs for the stages in this process); `cpu_s` figures count processor time, which varies less than
+wall-clock time on a busy machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .incremental import render_if_changed
+from .load import load_file
+from .render import render_pages, write_output
+from .synth import SynthSpec, synth_files
+from .validate import load_catalog
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+MAX_PAGE_BYTES = 2 * 1024 * 1024
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = fn()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _best(fn: Callable[[], Any], repeat: int) -> tuple[Any, float, float]:
+    runs = [_timed(fn) for _ in range(repeat)]
+    return runs[-1][0], min(r[1] for r in runs), min(r[2] for r in runs)
+
+
+def _run(cmd: list[str], cwd: Path) -> tuple[float, float, bool, str]:
+    """Run a builder; wall time, its processor time (children), success, last lines of its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-5:])
+    return wall, cpu, proc.returncode == 0, tail
+
+
+def _time_templates(catalog: Any) -> dict[str, float]:
+    """Seconds spent rendering each template during one render_pages (measurement only)."""
+    from . import render as render_module
+
+    spent: dict[str, float] = {}
+    original = render_module._Pages.add
+
+    def timed_add(self: Any, path: str, template: str, **context: Any) -> None:
+        start = time.perf_counter()
+        original(self, path, template, **context)
+        spent[template] = spent.get(template, 0.0) + time.perf_counter() - start
+
+    render_module._Pages.add = timed_add  # type: ignore[method-assign]
+    try:
+        render_pages(catalog)
+    finally:
+        render_module._Pages.add = original  # type: ignore[method-assign]
+    return spent
+
+
+def make_project(project: Path, catalog_files: dict[str, str] | None) -> None:
+    """A throw-away copy of the site project around a catalogue: config, overrides, hook and hand-written
+    assets from this repository (linked or copied), and either a synthetic catalogue or the real one."""
+    if project.exists():
+        shutil.rmtree(project)
+    (project / "docs").mkdir(parents=True)
+    shutil.copytree(ROOT / "docs" / "assets", project / "docs" / "assets")
+    for name in ("overrides", "scripts", "pyproject.toml"):
+        (project / name).symlink_to(ROOT / name)
+    shutil.copyfile(ROOT / "mkdocs.yml", project / "mkdocs.yml")
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    # The same configuration without the hook: a bare build of already-rendered pages.
+    (project / "mkdocs-bare.yml").write_text(config.replace("hooks:\n  - scripts/catalog_docs/mkdocs_hook.py\n", ""),
+                                             encoding="utf-8")
+    (project / "zensical.yml").write_text(config.replace("site_dir: site", "site_dir: site-zensical"), encoding="utf-8")
+    if catalog_files is None:
+        shutil.copytree(ROOT / "catalog", project / "catalog")
+    else:
+        for rel, text in catalog_files.items():
+            path = project / "catalog" / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+
+
+def _site_stats(site: Path, slugs: list[str]) -> dict[str, Any]:
+    total = html = 0
+    biggest, biggest_path = 0, ""
+    for path in site.rglob("*"):
+        if path.is_file():
+            size = path.stat().st_size
+            total += size
+            if path.suffix == ".html":
+                html += size
+                if size > biggest:
+                    biggest, biggest_path = size, path.relative_to(site).as_posix()
+    op_sizes = [(site / "operations" / slug / "index.html").stat().st_size for slug in slugs
+                if (site / "operations" / slug / "index.html").is_file()]
+    return {"site_bytes": total, "html_bytes": html, "largest_html_bytes": biggest, "largest_html_page": biggest_path,
+            "pages_over_2mb": sum(1 for p in site.rglob("*.html") if p.stat().st_size > MAX_PAGE_BYTES),
+            "html_bytes_per_operation_page": round(sum(op_sizes) / len(op_sizes)) if op_sizes else 0}
+
+
+class Report:
+    """Collects measurements; prints each as one JSON line as it comes."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+
+    def add(self, case: str, metric: str, value: Any, unit: str = "", **extra: Any) -> None:
+        row = {"case": case, "metric": metric, "value": round(value, 4) if isinstance(value, float) else value,
+               "unit": unit, **extra}
+        self.rows.append(row)
+        print(json.dumps(row, ensure_ascii=False), flush=True)
+
+    def get(self, case: str, metric: str) -> Any:
+        return next((r["value"] for r in self.rows if r["case"] == case and r["metric"] == metric), None)
+
+    def table(self) -> str:
+        cases = list(dict.fromkeys(r["case"] for r in self.rows))
+        metrics = list(dict.fromkeys(r["metric"] for r in self.rows))
+        width = max(len(m) for m in metrics) + 2
+        col = max(16, *(len(c) + 2 for c in cases))
+        lines = [f"{'metric':<{width}}" + "".join(f"{c:>{col}}" for c in cases)]
+        for m in metrics:
+            cells = []
+            for c in cases:
+                v = self.get(c, m)
+                cells.append(f"{'' if v is None else (f'{v:.3f}' if isinstance(v, float) else str(v)):>{col}}")
+            lines.append(f"{m:<{width}}" + "".join(cells))
+        return "\n".join(lines)
+
+
+def bench_catalog(report: Report, case: str, project: Path, repeat: int, builders: list[str]) -> None:
+    """Measure one catalogue in its project folder."""
+    catalog_dir, docs = project / "catalog", project / "docs"
+    files = sorted(catalog_dir.rglob("*.yaml"))
+    _, wall, cpu = _best(lambda: [load_file(p, p.name) for p in files], repeat)
+    report.add(case, "yaml_load_s", wall, "s", cpu_s=round(cpu, 4))
+    catalog, wall_lv, cpu_lv = _best(lambda: load_catalog(catalog_dir), repeat)
+    report.add(case, "load_validate_s", wall_lv, "s", cpu_s=round(cpu_lv, 4))
+    values = sum(len(p.values) for v in catalog.versions for p in v.plans)
+    report.add(case, "values", values)
+    pages, wall_r, cpu_r = _best(lambda: render_pages(catalog), repeat)
+    report.add(case, "render_pages_s", wall_r, "s", cpu_s=round(cpu_r, 4))
+    md = [p for p in pages if p.endswith(".md")]
+    op_pages = len(catalog.entries)
+    per_template = _time_templates(catalog)
+    for template, seconds in sorted(per_template.items(), key=lambda kv: -kv[1]):
+        report.add(case, f"template_{template.split('.')[0]}_s", seconds, "s")
+    report.add(case, "operation_pages_rendered_per_s", round(op_pages / per_template["operation.md.j2"]), "pages/s",
+               note="operation pages only, Jinja time")
+    result, wall_w, cpu_w = _timed(lambda: write_output(pages, docs))
+    report.add(case, "write_s", wall_w, "s", cpu_s=round(cpu_w, 4))
+    report.add(case, "files_written", len(result.written))
+    report.add(case, "bytes_written", sum(len(pages[p].encode("utf-8")) for p in result.written), "B")
+    stage = wall_lv + wall_r + wall_w
+    report.add(case, "render_stage_s", stage, "s", cpu_s=round(cpu_lv + cpu_r + cpu_w, 4),
+               note="load + validate + render + write, first render")
+    report.add(case, "pages_per_s", round(len(md) / stage), "pages/s")
+    report.add(case, "operation_pages_per_s", round(op_pages / stage), "pages/s")
+
+    # Incremental: the first fingerprinted render stamps the manifest; then a no-op; then one value.
+    render_if_changed(catalog_dir, docs, force=True)
+    noop, wall_n, _ = _timed(lambda: render_if_changed(catalog_dir, docs))
+    report.add(case, "noop_rerender_s", wall_n, "s", files_written=0 if noop is None else len(noop.written),
+               share_of_first=round(wall_n / stage, 4))
+    forced, wall_f, _ = _timed(lambda: render_if_changed(catalog_dir, docs, force=True))
+    report.add(case, "noop_forced_rerender_s", wall_f, "s", files_written=len(forced.written) if forced else 0,
+               share_of_first=round(wall_f / stage, 4))
+    version_file = sorted((catalog_dir / "versions").glob("*.yaml"))[-1]
+    text = version_file.read_text(encoding="utf-8")
+    key = catalog.entries[1].key
+    for old, new in ((f"{key}: close\n", f"{key}: unlimited\n"), (f"{key}: unlimited\n", f"{key}: close\n")):
+        if old in text:
+            version_file.write_text(text.replace(old, new, 1), encoding="utf-8")
+            break
+    changed, wall_c, _ = _timed(lambda: render_if_changed(catalog_dir, docs))
+    written = list(changed.written) if changed else []
+    report.add(case, "one_value_change_s", wall_c, "s", files_written=len(written), files=written)
+
+    slugs = [e.slug for e in catalog.entries]
+    for builder in builders:
+        if builder == "mkdocs":
+            cmd = [str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"]
+            site = project / "site"
+        else:
+            exe = BIN / "zensical"
+            if not exe.exists():
+                report.add(case, "zensical_build_s", "not installed (pip install -e '.[zensical]')")
+                continue
+            cmd = [str(exe), "build", "--strict", "--clean", "-f", "zensical.yml"]
+            site = project / "site-zensical"
+        shutil.rmtree(site, ignore_errors=True)
+        wall_b, cpu_b, ok, tail = _run(cmd, project)
+        report.add(case, f"{builder}_build_s", wall_b, "s", cpu_s=round(cpu_b, 3), ok=ok, **({} if ok else {"output": tail}))
+        if ok:
+            for metric, value in _site_stats(site, slugs).items():
+                report.add(case, f"{builder}_{metric}", value, "B" if "bytes" in metric else "")
+
+
+def bench_make_site(report: Report, project: Path) -> None:
+    """The real catalogue: `make site` (this repository's Makefile, run in the project copy) against a
+    bare `mkdocs build` of the already-rendered pages."""
+    make = ["make", "--no-print-directory", "-f", str(ROOT / "Makefile"), f"VENV={BIN.parent}", "site"]
+    shutil.rmtree(project / "site", ignore_errors=True)
+    wall, _, ok, tail = _run(make + ["BUILDER=mkdocs"], project)
+    report.add("real", "make_site_first_s", wall, "s", ok=ok, **({} if ok else {"output": tail}))
+    walls = [_run(make, project)[0] for _ in range(3)]
+    bare = [_run([str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"], project)[0]
+            for _ in range(3)]
+    report.add("real", "make_site_s", min(walls), "s", note="make site with the pages already rendered")
+    report.add("real", "bare_mkdocs_build_s", min(bare), "s", note="mkdocs build without the hook")
+    report.add("real", "make_site_over_bare", round(min(walls) / min(bare), 3), "x")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="catalog_docs.bench", description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("bench-out"), help="work folder (default bench-out)")
+    parser.add_argument("--sizes", default="250,500,1000", help="operation counts (default 250,500,1000)")
+    parser.add_argument("--versions", type=int, default=20, help="version labels (default 20)")
+    parser.add_argument("--plans", type=int, default=4, help="plan entries (default 4)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each in-process stage; the best counts")
+    parser.add_argument("--builders", default="mkdocs,zensical", help="site builders to time (default mkdocs,zensical)")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    builders = [b for b in args.builders.split(",") if b]
+    args.out.mkdir(parents=True, exist_ok=True)
+    report = Report()
+    started = time.perf_counter()
+    real = args.out / "real"
+    make_project(real, None)
+    bench_catalog(report, "real", real, args.repeat, builders)
+    bench_make_site(report, real)
+    for n in sizes:
+        case = f"{n}x{args.versions}x{args.plans}"
+        project = args.out / case
+        make_project(project, synth_files(SynthSpec(operations=n, versions=args.versions, plans=args.plans,
+                                                    seed=args.seed)))
+        bench_catalog(report, case, project, args.repeat, builders)
+    cases = [f"{n}x{args.versions}x{args.plans}" for n in sizes]
+    for a, b in zip(cases, cases[1:]):
+        for metric in ("render_stage_s", "mkdocs_build_s", "zensical_build_s"):
+            x, y = report.get(a, metric), report.get(b, metric)
+            if isinstance(x, float) and isinstance(y, float) and x > 0:
+                report.add(f"{a}->{b}", f"{metric}_growth", round(y / x, 3), "x")
+    if len(cases) > 1:
+        metric = "mkdocs_html_bytes_per_operation_page"
+        x, y = report.get(cases[0], metric), report.get(cases[-1], metric)
+        if x and y:
+            report.add(f"{cases[0]}->{cases[-1]}", "html_bytes_per_operation_page_growth", round(y / x, 3), "x")
+    report.add("all", "bench_total_s", time.perf_counter() - started, "s")
+    print()
+    print(report.table())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

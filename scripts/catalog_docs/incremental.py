@@ -1,0 +1,94 @@
+"""Render only when something changed: the shell-facing render step of `catalog-docs render` and the hook.
+
+A render records a fingerprint in the manifest: a hash of everything the pages are made from (the
+catalogue files, the JSON Schemas, this package's code and templates) and the size and modification
+time of every page it left behind. When both still match, the pages on disk are exactly what a render
+would write, so the next render (`make site` renders, then the mkdocs hook renders again; `mkdocs serve`
+renders on every reload) costs a few milliseconds instead of a full load and render.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from typing import TYPE_CHECKING
+
+from .errors import CatalogDocsError
+
+if TYPE_CHECKING:
+    from .render import WriteResult
+
+# The render and validate modules (Jinja, jsonschema) are imported only when a render is due: skipping
+# one then costs the hashing alone, which is what keeps `make site` close to a bare `mkdocs build`.
+PACKAGE_DIR = Path(__file__).resolve().parent
+MANIFEST = ".catalog-docs-manifest.json"
+SCHEMA_DIR = PACKAGE_DIR.parents[1] / "catalog" / "schema"
+
+
+def input_fingerprint(catalog_dir: Path) -> str:
+    """A hash of every input of a render: catalogue files, schemas, package code and templates."""
+    digest = hashlib.sha256()
+    groups = (
+        ("catalog", catalog_dir, sorted(p for p in catalog_dir.rglob("*") if p.is_file())),
+        ("schema", SCHEMA_DIR, sorted(SCHEMA_DIR.glob("*.json"))),
+        ("package", PACKAGE_DIR, sorted(p for p in PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".j2")
+                                        or p.parent.name == "assets")),
+    )
+    for group, base, paths in groups:
+        for path in paths:
+            digest.update(f"{group}:{path.relative_to(base).as_posix()}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def output_signature(out_dir: Path, files: list[str]) -> str:
+    """A hash of the size and modification time of each generated file (missing files count too)."""
+    digest = hashlib.sha256()
+    for rel in sorted(files):
+        try:
+            st = (out_dir / rel).stat()
+            digest.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        except OSError:
+            digest.update(f"{rel}\0missing\n".encode())
+    return digest.hexdigest()
+
+
+def _manifest(out_dir: Path) -> dict | None:
+    try:
+        data = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("files"), list) else None
+
+
+def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False) -> "WriteResult | None":
+    """Load, validate and render the catalogue into out_dir, unless the last render's fingerprint shows
+    that nothing it depends on changed; None then (nothing was read beyond the fingerprint)."""
+    if not catalog_dir.is_dir():
+        from .render import render
+        from .validate import load_catalog
+
+        return render(load_catalog(catalog_dir), out_dir)  # load_catalog reports the missing folder
+    try:
+        inputs = input_fingerprint(catalog_dir)
+    except OSError as exc:
+        raise CatalogDocsError(f"cannot read {exc.filename}: {exc.strerror}") from exc
+    manifest = _manifest(out_dir)
+    if not force and manifest is not None:
+        stamp = manifest.get("fingerprint") or {}
+        if stamp.get("inputs") == inputs and stamp.get("outputs") == output_signature(out_dir, manifest["files"]):
+            return None
+    from .render import render
+    from .validate import load_catalog
+
+    result = render(load_catalog(catalog_dir), out_dir)
+    manifest = _manifest(out_dir)
+    if manifest is not None:
+        manifest["fingerprint"] = {"inputs": inputs, "outputs": output_signature(out_dir, manifest["files"])}
+        text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+        path = out_dir / MANIFEST
+        if path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+    return result

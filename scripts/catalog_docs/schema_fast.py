@@ -1,0 +1,62 @@
+"""A JSON Schema validator with a fast path for the lock-value maps, which hold almost all of a large catalogue.
+
+The generic validator descends into every value of every `values` map (80,000 of them for 1,000
+operations, 20 labels and 4 plan entries) and spends most of a large catalogue's load time there. This
+wrapper first checks each map with a plain loop against the rule the schema itself states for it (key
+pattern, allowed values, minimum size) and, when every item passes, hands jsonschema the map cut to one
+item: the schema still checks the map's type, its size rule and that item. A map with any doubtful item is
+left whole, so jsonschema reports each error exactly as it would without the fast path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+_VALUES_KEYWORDS = {"type", "minProperties", "additionalProperties", "propertyNames", "description"}
+
+
+def values_rule(schema: Any) -> tuple[re.Pattern[str], tuple[str, ...], int] | None:
+    """The rule of a plan's `values` map as the schema states it: (key pattern, allowed values, minimum
+    size); None when the schema has no such map or says more than the fast path knows how to check."""
+    try:
+        sub = schema["properties"]["plans"]["additionalProperties"]["properties"]["values"]
+        names, each = sub["propertyNames"], sub["additionalProperties"]
+        if (set(sub) <= _VALUES_KEYWORDS and sub.get("type") == "object" and set(names) <= {"pattern", "x-expected"}
+                and set(each) <= {"enum", "description"} and all(type(v) is str for v in each["enum"])):
+            return re.compile(names["pattern"]), tuple(each["enum"]), int(sub.get("minProperties", 0))
+    except (KeyError, TypeError, AttributeError, ValueError, re.error):
+        pass
+    return None
+
+
+class ValuesFastPath:
+    """Wraps a Draft 2020-12 validator; `iter_errors` yields exactly the errors the wrapped one would."""
+
+    def __init__(self, validator: Draft202012Validator) -> None:
+        self.validator = validator
+        self.schema = validator.schema
+        self.rule = values_rule(validator.schema)
+
+    def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
+        """Validate plain data (as `Node.plain()` gives it, so it may be changed in place)."""
+        return self.validator.iter_errors(self._trimmed(instance))
+
+    def _trimmed(self, instance: Any) -> Any:
+        plans = instance.get("plans") if self.rule is not None and isinstance(instance, dict) else None
+        if not isinstance(plans, dict):
+            return instance
+        pattern, allowed, least = self.rule  # type: ignore[misc]
+        for plan in plans.values():
+            values = plan.get("values") if isinstance(plan, dict) else None
+            if not isinstance(values, dict) or len(values) < max(least, 1):
+                continue
+            if all(type(k) is str and pattern.search(k) for k in values) and all(
+                    type(v) is str and v in allowed for v in values.values()):
+                first = next(iter(values))
+                plan["values"] = {first: values[first]}
+        return instance
