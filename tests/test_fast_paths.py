@@ -8,7 +8,9 @@ from pathlib import Path
 from hypothesis import given, settings, strategies as st
 
 from catalog_docs.errors import CatalogInvalid
-from catalog_docs.export import to_json
+import yaml
+
+from catalog_docs.export import openapi_data, to_json, to_yaml
 from catalog_docs.synth import SynthSpec, write_synth
 from catalog_docs.validate import load_catalog
 
@@ -20,6 +22,28 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | s
 @given(_JSON)
 def test_to_json_is_json_dumps_with_indent(data: object) -> None:
     assert to_json(data) == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+_YAML_READY = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text()
+    | st.sampled_from(["yes", "No", "NULL", "~", "1.0", "0x1F", "-", "- a", "a: b", "#x", "x #y", "/a/b", "§8", "", " a",
+                       "a ", "2026-11-22", ".inf", "UPI_N 1.0.1", "\x85", "\u2028", "\ufeff", "\x7f", "\x00"]),
+    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=25)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_YAML_READY)
+def test_to_yaml_reads_back_as_the_same_data(data: object) -> None:
+    assert yaml.safe_load(to_yaml(data)) == data
+
+
+def test_the_openapi_download_reads_back_as_its_data() -> None:
+    from catalog_docs.validate import SCHEMA_DIR
+
+    data = openapi_data(load_catalog(SCHEMA_DIR.parent))
+    text = to_yaml(data)
+    assert yaml.safe_load(text) == data
+    assert "\n  title: Payment Interface Service\n" in text  # block style, plain where plain reads the same
 
 
 def test_a_bad_value_deep_in_a_large_values_map_is_still_reported(tmp_path: Path) -> None:
@@ -38,6 +62,28 @@ def test_a_bad_value_deep_in_a_large_values_map_is_still_reported(tmp_path: Path
         raise AssertionError("the catalogue should not load")
     assert f":{at + 1}:" in report
     assert "did you mean 'close'? values are case-sensitive" in report
+
+
+def test_the_real_schema_takes_the_values_fast_path() -> None:
+    """The fast path reads its rule from the schema; a schema it cannot read silently turns it off."""
+    from catalog_docs.schema_fast import values_rule
+    from catalog_docs.validate import SCHEMA_DIR
+
+    rule = values_rule(json.loads((SCHEMA_DIR / "version-label.schema.json").read_text(encoding="utf-8")))
+    assert rule is not None
+    pattern, allowed, least = rule
+    assert allowed == ("close", "unlimited") and least == 1
+    assert pattern.search("/logIntent") and pattern.search("entry-23") and not pattern.search("log intent")
+
+
+def test_a_schema_rule_the_fast_path_does_not_know_turns_it_off() -> None:
+    from catalog_docs.schema_fast import values_rule
+    from catalog_docs.validate import SCHEMA_DIR
+
+    schema = json.loads((SCHEMA_DIR / "version-label.schema.json").read_text(encoding="utf-8"))
+    values = schema["properties"]["plans"]["additionalProperties"]["properties"]["values"]
+    values["maxProperties"] = 5
+    assert values_rule(schema) is None
 
 
 def test_incremental_names_the_same_manifest_and_schemas_as_render_and_validate() -> None:

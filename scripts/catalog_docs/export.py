@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any, Literal
 
 import yaml
@@ -275,8 +276,82 @@ def openapi_data(catalog: Catalog) -> dict[str, Any]:
 
 
 def to_yaml(data: Any) -> str:
-    """Stable YAML text, keys in the order given."""
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110)
+    """Stable block-style YAML text, keys in the order given, that `yaml.safe_load` reads back as `data`.
+
+    PyYAML's emitter handles each value through a chain of Python calls; the OpenAPI download of a
+    large catalogue holds a lock value per operation, label and plan entry, so JSON-ready data (dicts
+    with text keys, lists, text, whole numbers, booleans, null) is written here in a few passes:
+    text stays plain when it cannot be read as anything but text, and is double-quoted otherwise.
+    Anything else goes through PyYAML."""
+    out: list[str] = []
+    try:
+        if type(data) is dict and data:
+            _yaml_map(data, "", out)
+        elif type(data) in (list, tuple) and data:
+            _yaml_seq(data, "", out)
+        else:
+            out.append(_yaml_scalar(data) + "\n")
+    except _NotPlain:
+        return yaml.dump(data, Dumper=_SafeDumper, sort_keys=False, allow_unicode=True, width=110)
+    return "".join(out)
+
+
+_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_YAML_PLAIN = re.compile(r"[A-Za-z_/§][A-Za-z0-9_ ./()§-]*").fullmatch
+"""Text that YAML reads as text when written plain: no indicator characters (`:`, `#`, quotes,
+brackets...), not starting with a digit or `.`, and not ending in a space."""
+_YAML_WORDS = {"null", "true", "false", "yes", "no", "on", "off", "y", "n"}
+"""Words YAML 1.1 or 1.2 reads as null or booleans (in any case), so they are quoted."""
+_YAML_UNPRINTABLE = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]").search
+"""Characters that JSON leaves raw but a quoted YAML scalar cannot hold as they are: the unprintable
+ones and the line breaks U+0085, U+2028 and U+2029, which YAML folds (JSON escapes only those below U+0020)."""
+
+
+def _yaml_scalar(value: Any) -> str:
+    kind = type(value)
+    if kind is str:
+        if _YAML_PLAIN(value) and not value.endswith(" ") and value.lower() not in _YAML_WORDS:
+            return value
+        if _YAML_UNPRINTABLE(value):
+            raise _NotPlain
+        return _encode_str(value)  # a JSON string is a YAML double-quoted scalar
+    if kind is int:
+        return int.__repr__(value)
+    if kind is bool:
+        return _SCALARS[value]
+    if value is None:
+        return "null"
+    if (kind is dict or kind is list or kind is tuple) and not value:
+        return "{}" if kind is dict else "[]"
+    raise _NotPlain
+
+
+def _yaml_map(value: dict[Any, Any], indent: str, out: list[str]) -> None:
+    inner = indent + "  "
+    for key, item in value.items():
+        if type(key) is not str:
+            raise _NotPlain
+        kind = type(item)
+        if kind is dict and item:
+            out.append(f"{indent}{_yaml_scalar(key)}:\n")
+            _yaml_map(item, inner, out)
+        elif (kind is list or kind is tuple) and item:
+            out.append(f"{indent}{_yaml_scalar(key)}:\n")
+            _yaml_seq(item, inner, out)
+        else:
+            out.append(f"{indent}{_yaml_scalar(key)}: {_yaml_scalar(item)}\n")
+
+
+def _yaml_seq(value: Any, indent: str, out: list[str]) -> None:
+    inner = indent + "  "
+    for item in value:
+        kind = type(item)
+        if (kind is dict or kind is list or kind is tuple) and item:
+            start = len(out)
+            (_yaml_map if kind is dict else _yaml_seq)(item, inner, out)
+            out[start] = indent + "- " + out[start][len(inner):]  # the item's first line follows its dash
+        else:
+            out.append(f"{indent}- {_yaml_scalar(item)}\n")
 
 
 def export_text(catalog: Catalog, fmt: str) -> str:

@@ -17,7 +17,13 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-_VALUES_KEYWORDS = {"type", "minProperties", "additionalProperties", "propertyNames", "description"}
+_VALUES_KEYWORDS = {"type", "minProperties", "additionalProperties", "propertyNames"}
+_ANNOTATIONS = {"description", "title", "$comment"}
+
+
+def _checks(schema: dict[str, Any]) -> set[str]:
+    """The keywords of a sub-schema that constrain: annotations and `x-` extension keywords check nothing."""
+    return {k for k in schema if k not in _ANNOTATIONS and not k.startswith("x-")}
 
 
 def values_rule(schema: Any) -> tuple[re.Pattern[str], tuple[str, ...], int] | None:
@@ -26,8 +32,8 @@ def values_rule(schema: Any) -> tuple[re.Pattern[str], tuple[str, ...], int] | N
     try:
         sub = schema["properties"]["plans"]["additionalProperties"]["properties"]["values"]
         names, each = sub["propertyNames"], sub["additionalProperties"]
-        if (set(sub) <= _VALUES_KEYWORDS and sub.get("type") == "object" and set(names) <= {"pattern", "x-expected"}
-                and set(each) <= {"enum", "description"} and all(type(v) is str for v in each["enum"])):
+        if (_checks(sub) <= _VALUES_KEYWORDS and sub.get("type") == "object" and _checks(names) <= {"pattern"}
+                and _checks(each) <= {"enum"} and all(type(v) is str for v in each["enum"])):
             return re.compile(names["pattern"]), tuple(each["enum"]), int(sub.get("minProperties", 0))
     except (KeyError, TypeError, AttributeError, ValueError, re.error):
         pass
