@@ -83,3 +83,21 @@ def test_second_render_of_an_unchanged_catalogue_reads_nothing_and_writes_nothin
     assert 0 < len(changed.written) < len(first.written) / 2
     slug = line.strip().split(":")[0][1:].replace("/", "-")
     assert f"operations/{slug}.md" in changed.written
+
+
+def test_a_comparison_with_many_unchanged_values_gives_their_count_not_their_rows(tmp_path: Path) -> None:
+    from catalog_docs.compare import Side, compare_sides
+    from catalog_docs.render import UNCHANGED_LISTED
+
+    write_synth(SynthSpec(operations=300, versions=2, plans=2, seed=4), tmp_path)
+    catalog = load_catalog(tmp_path)
+    a, b = catalog.versions
+    cmp = compare_sides(catalog, Side(label=a.label), Side(label=b.label))
+    assert len(cmp.unchanged) > UNCHANGED_LISTED
+    page = render_pages(catalog)[f"compare/{a.slug}...{b.slug}.md"]
+
+    assert f"{len(cmp.unchanged)} values are the same under both labels" in page
+    assert f'catalog-docs diff "{a.label}" "{b.label}" --format json' in page
+    assert "(folded)" not in page
+    changed = cmp.by_kind("value-changed")
+    assert changed and all(f"| {c.position} | " in page for c in changed)  # every change is still listed

@@ -251,14 +251,14 @@ class _Builder:
         """Consume the rest of a collection without building it (and without recursion)."""
         level = 1
         while level:
-            ev = next(events)
+            ev = events.get_event()
             if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
                 level += 1
             elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 level -= 1
 
     def build(self, events: Any, depth: int, path: KeyPath) -> Node:
-        ev = next(events)
+        ev = events.get_event()
         refused = self.check_event(ev, path)
         mark = ev.start_mark
         line, column = mark.line + 1, mark.column + 1
@@ -273,7 +273,7 @@ class _Builder:
             raise yaml.YAMLError(f"unexpected {type(ev).__name__}")
         kind: Literal["map", "seq"] = "map" if isinstance(ev, yaml.MappingStartEvent) else "seq"
         end = yaml.MappingEndEvent if kind == "map" else yaml.SequenceEndEvent
-        if depth >= MAX_DEPTH and not isinstance(events.peek(), end):
+        if depth >= MAX_DEPTH and not isinstance(events.peek_event(), end):
             # Its contents would sit deeper than any catalogue value; stop here rather than recurse on.
             self.fail(mark, path, f"a single value (the catalogue nests at most {MAX_DEPTH} levels deep)",
                       f"{'a mapping' if kind == 'map' else 'a list'} with values inside",
@@ -282,13 +282,13 @@ class _Builder:
             return Node(kind, {} if kind == "map" else [], line, column, refused=True)
         if kind == "seq":
             items = []
-            while not isinstance(events.peek(), yaml.SequenceEndEvent):
+            while not isinstance(events.peek_event(), yaml.SequenceEndEvent):
                 items.append(self.build(events, depth + 1, (*path, len(items))))
-            next(events)
+            events.get_event()
             return Node("seq", items, line, column, refused=refused)
         node = Node("map", {}, line, column, refused=refused)
-        while not isinstance(events.peek(), yaml.MappingEndEvent):
-            key_ev = events.peek()
+        while not isinstance(events.peek_event(), yaml.MappingEndEvent):
+            key_ev = events.peek_event()
             k = self.build(events, depth + 1, path)
             is_text = k.kind == "scalar" and k.tag == _STR and not k.refused
             if is_text and isinstance(key_ev, yaml.ScalarEvent):
@@ -311,7 +311,7 @@ class _Builder:
                 continue
             node.value[k.value] = value
             node.key_marks[k.value] = (k.line, k.column)
-        next(events)
+        events.get_event()
         return node
 
     def scalar(self, ev: Any) -> Node:
@@ -332,42 +332,29 @@ class _Builder:
         return Node("scalar", value, line, column, raw, tag)
 
 
-class _Peekable:
-    def __init__(self, it: Any) -> None:
-        self._it = iter(it)
-        self._head: Any = None
-        self._has = False
-
-    def __iter__(self) -> "_Peekable":
-        return self
-
-    def __next__(self) -> Any:
-        if self._has:
-            self._has = False
-            return self._head
-        return next(self._it)
-
-    def peek(self) -> Any:
-        if not self._has:
-            self._head = next(self._it)
-            self._has = True
-        return self._head
-
-
 def _parse_with(builder: _Builder, text: str) -> tuple[Node | None, int]:
     """Build the first document's tree; the number of documents. Raises the parser's errors."""
-    events = _Peekable(yaml.parse(text, Loader=_Loader))
+    # The parser itself is the event stream: its get_event and peek_event are C calls with the C parser,
+    # much cheaper than iterating `yaml.parse` (a Python generator) through a peekable wrapper.
+    events = _Loader(text)
+    try:
+        return _build_document(builder, events)
+    finally:
+        events.dispose()
+
+
+def _build_document(builder: _Builder, events: Any) -> tuple[Node | None, int]:
     root: Node | None = None
     documents = 0
-    next(events)  # StreamStart
-    while not isinstance(events.peek(), yaml.StreamEndEvent):
-        start = next(events)  # DocumentStart
+    events.get_event()  # StreamStart
+    while not isinstance(events.peek_event(), yaml.StreamEndEvent):
+        start = events.get_event()  # DocumentStart
         documents += 1
         if documents == 2:
             builder.fail(start.start_mark, None, "one YAML document per file", "a second document",
                          "remove the '---' line or split the file")
         node = builder.build(events, 1, ())
-        next(events)  # DocumentEnd
+        events.get_event()  # DocumentEnd
         if documents == 1:
             root = node
     return root, documents

@@ -8,14 +8,19 @@ what it wrote), removes only its own stale files, and stages every new file befo
 from __future__ import annotations
 
 import json
+import mmap
+import multiprocessing
 import os
+import pickle
 import posixpath
 import re
 import shutil
+import signal
 import tempfile
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -36,6 +41,9 @@ PAGE_CELLS = 10_000
 """At most this many values in one table page (250 rows of 40 columns); wider tables get fewer rows."""
 PAGE_ROWS_MIN = 50
 """However wide a table, a page holds at least this many rows."""
+UNCHANGED_LISTED = 250
+"""A comparison page lists the unchanged values up to this many; beyond, it gives their count and where to
+find them (operation pages, the matrix, `catalog-docs diff --format json`), so it stays a page of changes."""
 
 
 def do_url(slug: str) -> Markup:
@@ -43,7 +51,7 @@ def do_url(slug: str) -> Markup:
     return Markup(quote(slug, safe="._~-"))
 
 
-_CODE_SAFE = re.compile(r"[A-Za-z0-9._~/{}-]+")
+_CODE_SAFE = re.compile(r"[A-Za-z0-9._~/{} -]+")
 
 
 def do_code(text: str) -> Markup:
@@ -148,7 +156,10 @@ class Column:
         return self.version.plans[self.plan_index]
 
 
+@lru_cache(maxsize=1)
 def _environment() -> Environment:
+    """The one Jinja environment: templates compile once per process (a `mkdocs serve` reload or a
+    benchmark run reuses them) and recompile when their file changes (Jinja's auto_reload)."""
     env = Environment(
         loader=PackageLoader("catalog_docs", "templates"),
         undefined=StrictUndefined,
@@ -171,28 +182,48 @@ def _environment() -> Environment:
     return env
 
 
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """One generated file to produce: `kind` is its template's name, or `download` for an export."""
+
+    path: str
+    kind: str
+    produce: Callable[[], str]
+
+
 class _Pages:
     """Collects rendered pages; every page knows its depth so links can be written relative."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.env = _environment()
-        self.out: dict[str, str] = {}
+        self.jobs: list[_Job] = []
+        self.paths: set[str] = set()
         self.columns = [Column(version=v, plan_index=i) for v in catalog.versions for i in range(len(v.plans))]
         self.register = {n.id: n for n in catalog.not_shown}
         self.plans = {(v.label, p.name): p for v in catalog.versions for p in v.plans}
 
     def add(self, path: str, template: str, **context: Any) -> None:
-        if path in self.out:
+        """Plan a page: `template` rendered with `context` (plus root, catalog and register)."""
+        self.add_lazy(path, template, lambda: context)
+
+    def add_lazy(self, path: str, template: str, make_context: Callable[[], dict[str, Any]]) -> None:
+        """Plan a page whose context is worked out when the page is rendered (possibly in the helper process)."""
+        if path in self.paths:
             # A slug such as `index` or `page-2` would silently replace a table page (or another page).
             raise CatalogDocsError(
                 f"two pages would both be docs/{path}: a path, version label or plan entry name gives the slug "
                 f"of another page; rename it (reserved in every folder: index, page-N)"
             )
-        depth = path.count("/")
-        root = Markup("../" * depth)
+        self.paths.add(path)
         tpl = self.env.get_template(template)
-        self.out[path] = tpl.render(root=root, catalog=self.catalog, register=self.register, **context)
+        base = {"root": Markup("../" * path.count("/")), "catalog": self.catalog, "register": self.register}
+        self.jobs.append(_Job(path=path, kind=template, produce=lambda: tpl.render(**base, **make_context())))
+
+    def add_file(self, path: str, produce: Callable[[], str]) -> None:
+        """Plan a download file."""
+        self.paths.add(path)
+        self.jobs.append(_Job(path=path, kind="download", produce=produce))
 
     def history(self, entry: ListingEntry) -> list[tuple[VersionLabel, list[Cell]]]:
         """Per-operation comparison: for each label, a cell per plan entry name, marked where it changed."""
@@ -243,23 +274,57 @@ def _href(target: str, current: str) -> Markup:
     return Markup("/".join(quote(part, safe="._~-") for part in rel.split("/")))
 
 
-def _paged(pages: _Pages, first: str, template: str, rows: list[Any], size: int = PAGE_ROWS, **context: Any) -> None:
+def _paged(pages: _Pages, first: str, template: str, rows: list[Any], size: int = PAGE_ROWS,
+           make_row: Callable[[Any], Any] | None = None, **context: Any) -> None:
     """Render a table page, continued on `page-N` pages when there are more rows than one page holds.
 
     `first` is the first page's path (`operations/index.md`, `versions/<slug>.md`); later pages go into
     the folder of the same name (`operations/page-2.md`, `versions/<slug>/page-2.md`), so page 1 keeps
-    its URL however long the table grows."""
+    its URL however long the table grows. With `make_row`, each page's rows are made from `rows` when
+    that page is rendered."""
     chunks = _chunks(len(rows), size)
     folder = first[: -len("/index.md")] if first.endswith("/index.md") else first[: -len(".md")]
     names = [first] + [f"{folder}/page-{i}.md" for i in range(2, len(chunks) + 1)]
     for i, ((start, stop), name) in enumerate(zip(chunks, names)):
         pager = [(j + 1, _href(n, name), j == i) for j, n in enumerate(names)]
-        pages.add(name, template, rows=rows[start:stop], page_number=i + 1,
-                  page_count=len(chunks), pager=pager, **context)
+        fixed = {"page_number": i + 1, "page_count": len(chunks), "pager": pager, **context}
+        if make_row is None:
+            pages.add(name, template, rows=rows[start:stop], **fixed)
+        else:
+            pages.add_lazy(name, template, partial(_made_rows, make_row, rows[start:stop], fixed))
 
 
-def render_pages(catalog: Catalog) -> dict[str, str]:
-    """Every generated file of the site, as {path relative to docs/: content}."""
+def _made_rows(make_row: Callable[[Any], Any], rows: list[Any], fixed: dict[str, Any]) -> dict[str, Any]:
+    return {"rows": [make_row(r) for r in rows], **fixed}
+
+
+def _plan_row(pages: _Pages, name: str, entry: ListingEntry) -> tuple[ListingEntry, list[Cell]]:
+    return entry, pages.plan_cells(name, entry)
+
+
+def _operation_context(pages: _Pages, entry: ListingEntry) -> dict[str, Any]:
+    history = pages.history(entry)
+    values = "; ".join(
+        f"{v.label}: " + ", ".join(f"{name} {c.value}" for name, c in zip(pages.catalog.plan_names, cells) if c.value)
+        for v, cells in history
+    )
+    description = f"{entry.method} {entry.title}. Lock values by version label and plan entry: {values}."
+    if len(description) > 300:
+        description = description[:297].rsplit(" ", 1)[0] + "..."
+    return {"entry": entry, "history": history, "not_shown": pages.catalog.not_shown_for(entry),
+            "description": description}
+
+
+def render_pages(catalog: Catalog, *, workers: int | None = None) -> dict[str, str]:
+    """Every generated file of the site, as {path relative to docs/: content}.
+
+    Pages are planned here, then rendered by `render_jobs` (in two processes on a large catalogue;
+    `workers` overrides the choice, as tests do)."""
+    return render_jobs(plan_pages(catalog).jobs, workers=workers)
+
+
+def plan_pages(catalog: Catalog) -> _Pages:
+    """Every page to render (as jobs) and every download; raises CatalogDocsError when two pages share a path."""
     pages = _Pages(catalog)
     pairs = consecutive_pairs(catalog)
     comparisons = [
@@ -272,16 +337,7 @@ def render_pages(catalog: Catalog) -> dict[str, str]:
     wide = rows_per_page(len(pages.columns))
     _paged(pages, "operations/index.md", "operations.md.j2", by_column, wide, columns=pages.columns)
     for entry in catalog.entries:
-        history = pages.history(entry)
-        values = "; ".join(
-            f"{v.label}: " + ", ".join(f"{name} {c.value}" for name, c in zip(catalog.plan_names, cells) if c.value)
-            for v, cells in history
-        )
-        description = f"{entry.method} {entry.title}. Lock values by version label and plan entry: {values}."
-        if len(description) > 300:
-            description = description[:297].rsplit(" ", 1)[0] + "..."
-        pages.add(f"operations/{entry.slug}.md", "operation.md.j2", entry=entry, history=history,
-                  not_shown=catalog.not_shown_for(entry), description=description)
+        pages.add_lazy(f"operations/{entry.slug}.md", "operation.md.j2", partial(_operation_context, pages, entry))
     pages.add("versions/index.md", "versions.md.j2", pairs=pairs)
     for v in catalog.versions:
         values = list(zip(*(p.values for p in v.plans)))
@@ -292,21 +348,117 @@ def render_pages(catalog: Catalog) -> dict[str, str]:
     for name in catalog.plan_names:
         listed = [v for v in catalog.versions if v.plan(name) is not None]
         unlisted = [v for v in catalog.versions if v.plan(name) is None]
-        rows = [(e, pages.plan_cells(name, e)) for e in catalog.entries]
-        _paged(pages, f"plans/{name.replace(' ', '-')}.md", "plan.md.j2", rows, rows_per_page(len(catalog.versions)),
+        _paged(pages, f"plans/{name.replace(' ', '-')}.md", "plan.md.j2", list(catalog.entries),
+               rows_per_page(len(catalog.versions)), partial(_plan_row, pages, name),
                name=name, listed=listed, unlisted=unlisted)
     choices = [("Version labels", [v.label for v in catalog.versions]),
                ("Version label : plan entry", [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans])]
     pages.add("compare/index.md", "compare_index.md.j2", comparisons=comparisons, choices=choices)
     for a, b, cmp in comparisons:
         pages.add(f"compare/{compare_slug(a, b)}.md", "compare.md.j2", a=a, b=b, cmp=cmp,
-                  entries={e.position: e for e in catalog.entries})
+                  entries={e.position: e for e in catalog.entries}, unchanged_listed=UNCHANGED_LISTED)
     _paged(pages, "matrix/index.md", "matrix.md.j2", by_column, wide, columns=pages.columns)
     pages.add("not-shown/index.md", "not_shown.md.j2", pairs=pairs)
-    pages.out["downloads/catalog.json"] = to_json(catalog_data(catalog))
-    pages.out["downloads/lock-matrix.csv"] = lock_matrix_csv(catalog)
-    pages.out["downloads/openapi.yaml"] = to_yaml(openapi_data(catalog))
-    return pages.out
+    pages.add_file("downloads/catalog.json", lambda: to_json(catalog_data(catalog)))
+    pages.add_file("downloads/lock-matrix.csv", lambda: lock_matrix_csv(catalog))
+    pages.add_file("downloads/openapi.yaml", lambda: to_yaml(openapi_data(catalog)))
+    return pages
+
+
+PARALLEL_MIN_JOBS = 300
+"""Below this many files a second process costs more than it saves."""
+
+
+def render_workers(jobs: int) -> int:
+    """How many processes render: 2 for a large catalogue on a machine with two or more processors, when
+    this process can fork safely (no other threads, as under `mkdocs serve`); else 1.
+    CATALOG_DOCS_WORKERS=1 turns the second process off."""
+    if jobs < PARALLEL_MIN_JOBS or not hasattr(os, "fork") or threading.active_count() > 1:
+        return 1
+    if os.environ.get("CATALOG_DOCS_WORKERS", "").strip() == "1":
+        return 1
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return 2 if cpus >= 2 else 1
+
+
+def _produce_all(jobs: list[_Job]) -> dict[str, str]:
+    return {job.path: job.produce() for job in jobs}
+
+
+class _SharedCounter:
+    """A counter in memory shared with a forked child, so two processes can take jobs in turn."""
+
+    def __init__(self) -> None:
+        self._memory = mmap.mmap(-1, 8)
+        self._lock = multiprocessing.get_context("fork").Lock()
+
+    def take(self, count: int) -> int:
+        """Reserve the next `count` job numbers; the first of them."""
+        with self._lock:
+            start = int.from_bytes(self._memory[:8], "little")
+            self._memory[:8] = (start + count).to_bytes(8, "little")
+        return start
+
+
+_TAKE = 8
+"""Jobs taken at a time from the shared counter."""
+
+
+def _produce_shared(jobs: list[_Job], counter: _SharedCounter) -> dict[str, str]:
+    out = {}
+    while (start := counter.take(_TAKE)) < len(jobs):
+        for job in jobs[start:start + _TAKE]:
+            out[job.path] = job.produce()
+    return out
+
+
+def render_jobs(jobs: list[_Job], *, workers: int | None = None) -> dict[str, str]:
+    """Produce every job's text, {path: text} in job order.
+
+    With two workers, a forked child and this process take jobs in turn from a shared counter (the
+    largest, the downloads, first) and the child sends its texts back through a pipe: it inherits the
+    planned jobs, so nothing is copied in. An error in the child is raised here as if it happened here;
+    if the child dies without an answer, the jobs it took are produced here."""
+    if (workers or render_workers(len(jobs))) < 2 or len(jobs) < 2:
+        return _produce_all(jobs)
+    order = sorted(jobs, key=lambda job: job.kind != "download")
+    counter = _SharedCounter()
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: produce, answer, and leave without running any of the parent's exit code
+        status = 1
+        try:
+            os.close(read_fd)
+            try:
+                answer = pickle.dumps(("ok", _produce_shared(order, counter)), protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+                try:
+                    answer = pickle.dumps(("error", exc), protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception:  # noqa: BLE001 - an exception that does not pickle
+                    answer = pickle.dumps(("error", CatalogDocsError(f"{type(exc).__name__}: {exc}")))
+            with os.fdopen(write_fd, "wb") as pipe:
+                pipe.write(answer)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_fd)
+    try:
+        out = _produce_shared(order, counter)
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        os.close(read_fd)
+        os.waitpid(pid, 0)
+        raise
+    with os.fdopen(read_fd, "rb") as pipe:
+        answer = pipe.read()
+    os.waitpid(pid, 0)
+    status, theirs = pickle.loads(answer) if answer else ("lost", {})
+    if status == "error":
+        raise theirs
+    out.update(theirs)
+    missing = [job for job in jobs if job.path not in out]  # taken by a child that died
+    out.update(_produce_all(missing))
+    return {job.path: out[job.path] for job in jobs}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -373,10 +525,11 @@ def write_output(files: dict[str, str], out_dir: Path) -> WriteResult:
                                  encoding="utf-8")
     staging = Path(tempfile.mkdtemp(prefix=".catalog-docs-", dir=out_dir))
     try:
+        for folder in sorted({posixpath.dirname(rel) for rel in changed}):
+            (staging / folder).mkdir(parents=True, exist_ok=True)
         for rel in changed:
-            staged = staging / rel
-            staged.parent.mkdir(parents=True, exist_ok=True)
-            staged.write_bytes(encoded[rel])
+            with open(staging / rel, "wb") as f:
+                f.write(encoded[rel])
         for rel in changed:  # swap in: each replace is atomic, and all content is already on disk
             target = _safe_target(out_dir, rel)
             target.parent.mkdir(parents=True, exist_ok=True)
