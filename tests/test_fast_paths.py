@@ -91,3 +91,61 @@ def test_incremental_names_the_same_manifest_and_schemas_as_render_and_validate(
 
     assert incremental.MANIFEST == render.MANIFEST
     assert incremental.SCHEMA_DIR == validate.SCHEMA_DIR
+
+
+def _synthetic(tmp_path: Path, operations: int = 120) -> "object":
+    write_synth(SynthSpec(operations=operations, versions=4, plans=3, seed=9), tmp_path)
+    return load_catalog(tmp_path)
+
+
+def test_two_processes_render_exactly_what_one_does(tmp_path: Path) -> None:
+    from catalog_docs.render import plan_pages, render_jobs
+
+    jobs = plan_pages(_synthetic(tmp_path)).jobs
+    one = render_jobs(jobs, workers=1)
+    two = render_jobs(jobs, workers=2)
+    assert list(two) == list(one) == [job.path for job in jobs]  # every file, in plan order
+    assert two == one
+
+
+def test_an_error_in_the_second_process_is_raised_in_the_first(tmp_path: Path) -> None:
+    import pytest
+
+    from catalog_docs.errors import CatalogDocsError
+    from catalog_docs.render import _Job, plan_pages, render_jobs
+
+    jobs = plan_pages(_synthetic(tmp_path, 40)).jobs
+
+    def fail() -> str:
+        raise CatalogDocsError("page 7 cannot be rendered")
+
+    # Every job fails, so whichever process takes a job first, both see the error; the parent's own
+    # error must win over a half-finished answer, and the child must not be left behind.
+    broken = [_Job(path=j.path, kind=j.kind, produce=fail) for j in jobs]
+    with pytest.raises(CatalogDocsError, match="page 7 cannot be rendered"):
+        render_jobs(broken, workers=2)
+    # Only one job fails: it may fall to either process; the error reaches the caller all the same.
+    for index in (0, 1, len(jobs) - 1):
+        one_broken = list(jobs)
+        one_broken[index] = _Job(path=jobs[index].path, kind=jobs[index].kind, produce=fail)
+        with pytest.raises(CatalogDocsError, match="page 7 cannot be rendered"):
+            render_jobs(one_broken, workers=2)
+
+
+def test_work_lost_with_the_second_process_is_done_in_the_first(tmp_path: Path) -> None:
+    import os
+
+    from catalog_docs.render import _Job, plan_pages, render_jobs
+
+    jobs = plan_pages(_synthetic(tmp_path, 40)).jobs
+    parent = os.getpid()
+
+    def die_in_child(job: _Job) -> "object":
+        def produce() -> str:
+            if os.getpid() != parent:
+                os._exit(3)  # the helper process dies without an answer
+            return job.produce()
+        return produce
+
+    fragile = [_Job(path=j.path, kind=j.kind, produce=die_in_child(j)) for j in jobs]
+    assert render_jobs(fragile, workers=2) == render_jobs(jobs, workers=1)
