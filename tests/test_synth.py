@@ -101,3 +101,22 @@ def test_a_comparison_with_many_unchanged_values_gives_their_count_not_their_row
     assert "(folded)" not in page
     changed = cmp.by_kind("value-changed")
     assert changed and all(f"| {c.position} | " in page for c in changed)  # every change is still listed
+
+
+def test_synth_never_overwrites_a_real_catalogue(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    from sitebuild import ROOT
+
+    real = tmp_path / "catalog"
+    shutil.copytree(ROOT / "catalog", real)
+    before = {p: p.read_bytes() for p in real.rglob("*") if p.is_file()}
+
+    assert cli.main(["synth", "--operations", "5", "--versions", "1", "--plans", "1", "--out", str(real)]) == 2
+    assert "refusing to overwrite" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in real.rglob("*") if p.is_file()} == before
+
+    fake = tmp_path / "fake"
+    write_synth(SynthSpec(operations=5, versions=3, plans=1), fake)
+    write_synth(SynthSpec(operations=7, versions=2, plans=1, seed=2), fake)  # an earlier synthetic one: replaced
+    assert len(load_catalog(fake).entries) == 7 and len(list((fake / "versions").glob("*.yaml"))) == 2

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import CatalogDocsError
 from .model import LOCK_VALUES, entry_key, label_slug
 
 _NOUNS = ("Widget", "Gadget", "Sprocket", "Gizmo", "Doohickey", "Thingamajig", "Whatsit", "Contraption")
@@ -87,7 +88,7 @@ def synth_files(spec: SynthSpec) -> dict[str, str]:
 
     svc = [
         "# yaml-language-server: $schema=schema/service.schema.json",
-        f"# Synthetic catalogue (seed {spec.seed}): made up for benchmarks; describes no real service.",
+        f"{SYNTH_MARK} {spec.seed}): made up for benchmarks; describes no real service.",
         "name: Fake Example Service",
         "summary: A made-up service that exists only to exercise the site generator at scale.",
         'source: "§1"',
@@ -159,8 +160,23 @@ def synth_files(spec: SynthSpec) -> dict[str, str]:
     return files
 
 
+SYNTH_MARK = "# Synthetic catalogue (seed"
+"""The comment line every synthetic service.yaml starts its second line with."""
+
+
 def write_synth(spec: SynthSpec, out_dir: Path) -> int:
-    """Write a synthetic catalogue into out_dir (replacing its YAML files); returns how many files."""
+    """Write a synthetic catalogue into out_dir (replacing its YAML files); returns how many files.
+
+    out_dir must be missing, empty, or an earlier synthetic catalogue: a real catalogue is never overwritten."""
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        service = out_dir / "service.yaml"
+        try:
+            ours = service.is_file() and SYNTH_MARK in service.read_text(encoding="utf-8").splitlines()[1]
+        except (OSError, UnicodeDecodeError, IndexError):
+            ours = False
+        if not ours:
+            raise CatalogDocsError(f"{out_dir} is not empty and holds no synthetic catalogue; "
+                                   "refusing to overwrite it (choose a new or empty folder)")
     files = synth_files(spec)
     (out_dir / "versions").mkdir(parents=True, exist_ok=True)
     for old in (out_dir / "versions").glob("*.yaml"):
