@@ -35,20 +35,16 @@ serve: render ## Render and serve the site on http://127.0.0.1:8000, reloading w
 	$(BIN)/mkdocs serve --dev-addr $(HOST):$(PORT)
 
 # mkdocs renders through its hook (which skips the render when nothing changed since the last one);
-# Zensical reads mkdocs.yml but runs no hooks, so `catalog-docs render` writes its pages first.
-ZENSICAL_STAMP := $(VENV)/.zensical-installed
+# Zensical (installed with the test tools) reads mkdocs.yml but runs no hooks, so `catalog-docs render`
+# writes its pages first.
 BUILD_mkdocs = $(BIN)/mkdocs build --strict
 BUILD_zensical = $(BIN)/zensical build --strict --clean
 
-$(ZENSICAL_STAMP): $(STAMP)
-	$(BIN)/pip install --quiet -e '.[test,zensical]'
-	touch $@
-
-site: $(STAMP) $(if $(filter zensical,$(BUILDER)),render $(ZENSICAL_STAMP)) ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
+site: $(STAMP) $(if $(filter zensical,$(BUILDER)),render) ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
 	$(if $(BUILD_$(BUILDER)),,$(error BUILDER must be mkdocs or zensical, not '$(BUILDER)'))
 	$(BUILD_$(BUILDER))
 
-bench: $(STAMP) ## Benchmark synthetic catalogues of 250, 500 and 1,000 operations (writes into bench-out/)
+bench: $(STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~10 min)
 	$(BIN)/python -m catalog_docs.bench --out bench-out
 
 $(LIGHTHOUSE): tools/lighthouse/package-lock.json

@@ -23,7 +23,7 @@ from typing import Any
 
 from .incremental import render_if_changed
 from .load import load_file
-from .render import render_pages, write_output
+from .render import plan_pages, render_pages, render_workers, write_output
 from .synth import SynthSpec, synth_files
 from .validate import load_catalog
 
@@ -57,22 +57,12 @@ def _run(cmd: list[str], cwd: Path) -> tuple[float, float, bool, str]:
 
 
 def _time_templates(catalog: Any) -> dict[str, float]:
-    """Seconds spent rendering each template during one render_pages (measurement only)."""
-    from . import render as render_module
-
+    """Seconds spent producing each kind of file (template, or `download`) in one process (measurement only)."""
     spent: dict[str, float] = {}
-    original = render_module._Pages.add
-
-    def timed_add(self: Any, path: str, template: str, **context: Any) -> None:
+    for job in plan_pages(catalog).jobs:
         start = time.perf_counter()
-        original(self, path, template, **context)
-        spent[template] = spent.get(template, 0.0) + time.perf_counter() - start
-
-    render_module._Pages.add = timed_add  # type: ignore[method-assign]
-    try:
-        render_pages(catalog)
-    finally:
-        render_module._Pages.add = original  # type: ignore[method-assign]
+        job.produce()
+        spent[job.kind] = spent.get(job.kind, 0.0) + time.perf_counter() - start
     return spent
 
 
@@ -174,6 +164,15 @@ def bench_catalog(report: Report, case: str, project: Path, repeat: int, builder
     stage = wall_lv + wall_r + wall_w
     report.add(case, "render_stage_s", stage, "s", cpu_s=round(cpu_lv + cpu_r + cpu_w, 4),
                note="load + validate + render + write, first render")
+    report.add(case, "render_workers", render_workers(len(pages)), note="processes that render pages")
+    cold = project / "docs-cold"
+    shutil.rmtree(cold, ignore_errors=True)
+    wall_cold, _, ok, tail = _run([str(BIN / "catalog-docs"), "render", "--catalog", str(catalog_dir), "--out", str(cold)],
+                                  project)
+    report.add(case, "cli_render_cold_s", wall_cold, "s", ok=ok,
+               note="`catalog-docs render` in a new process: interpreter start, imports, template compilation",
+               **({} if ok else {"output": tail}))
+    shutil.rmtree(cold, ignore_errors=True)
     report.add(case, "pages_per_s", round(len(md) / stage), "pages/s")
     report.add(case, "operation_pages_per_s", round(op_pages / stage), "pages/s")
 
