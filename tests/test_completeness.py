@@ -6,6 +6,7 @@ The mapping from a generated path back to a model object is the README's URL sch
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import shutil
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from catalog_docs.errors import CatalogDocsError
+from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.model import Catalog
 from catalog_docs.render import PAGE_ROWS, render_pages, rows_per_page
 from catalog_docs.validate import load_catalog
@@ -162,27 +163,43 @@ def _catalogue_with(tmp_path: Path, replacements: dict[str, tuple[str, str]]) ->
     return catalog_dir
 
 
-@pytest.mark.parametrize("fake_path", ["/index", "/page-1"])
-def test_a_path_whose_slug_is_a_table_page_is_refused_not_overwritten(tmp_path: Path, fake_path: str) -> None:
+@pytest.mark.parametrize(("fake_path", "refused"), [("/index", True), ("/page/2", True), ("/page-10", True),
+                                                     ("/page-1", False), ("/page-02", False), ("/indexes", False)])
+def test_a_path_whose_slug_is_a_table_page_is_refused_with_its_place(tmp_path: Path, fake_path: str,
+                                                                      refused: bool) -> None:
     # /index would become operations/index.md and replace the operations table without a word.
     catalog_dir = _catalogue_with(tmp_path, {
         "listing.yaml": ("path: /logIntent\n", f"path: {fake_path}\n"),
         "versions/UPI_N-1.0.1.yaml": ("/logIntent:", f"{fake_path}:"),
         "versions/UPI_N-1.1.0.yaml": ("/logIntent:", f"{fake_path}:"),
     })
-    catalog = load_catalog(catalog_dir)
-    if fake_path == "/page-1":
+    if not refused:
         # page-1 is never a table page (the first page is index), so it is an ordinary operation page.
+        catalog = load_catalog(catalog_dir)
         assert_complete(render_pages(catalog), catalog)
         return
-    with pytest.raises(CatalogDocsError, match=r"docs/operations/index\.md"):
-        render_pages(catalog)
+    with pytest.raises(CatalogInvalid) as exc:
+        load_catalog(catalog_dir)
+    assert re.search(r"\blisting\.yaml:\d+:\d+: listing\.entries\[\d+\]\.path: expected a path whose page URL is free",
+                     exc.value.report()), exc.value.report()
 
 
-def test_a_plan_entry_named_index_is_refused_not_overwritten(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["index", "Index"])
+def test_a_plan_entry_named_index_is_refused_with_its_place(tmp_path: Path, name: str) -> None:
     catalog_dir = _catalogue_with(tmp_path, {
-        "service.yaml": ("  - UPI_N 3.0.0\n", "  - index\n"),
-        "versions/UPI_N-1.0.1.yaml": ("  UPI_N 3.0.0:\n", "  index:\n"),
+        "service.yaml": ("  - UPI_N 3.0.0\n", f"  - {name}\n"),
+        "versions/UPI_N-1.0.1.yaml": ("  UPI_N 3.0.0:\n", f"  {name}:\n"),
     })
-    with pytest.raises(CatalogDocsError, match=r"docs/plans/index\.md"):
-        render_pages(load_catalog(catalog_dir))
+    with pytest.raises(CatalogInvalid) as exc:
+        load_catalog(catalog_dir)
+    assert re.search(r"\bservice\.yaml:\d+:\d+: service\.plan_entries\[2\]: expected a name whose page URL is free",
+                     exc.value.report()), exc.value.report()
+
+
+def test_the_render_still_refuses_two_pages_at_one_path(tmp_path: Path) -> None:
+    """Behind the validator, the render itself never lets one page silently replace another."""
+    catalog = load_catalog(ROOT / "catalog")
+    entries = list(catalog.entries)
+    entries[0] = dataclasses.replace(entries[0], slug="index")
+    with pytest.raises(CatalogDocsError, match=r"docs/operations/index\.md"):
+        render_pages(dataclasses.replace(catalog, entries=tuple(entries)))

@@ -149,3 +149,42 @@ def test_work_lost_with_the_second_process_is_done_in_the_first(tmp_path: Path) 
 
     fragile = [_Job(path=j.path, kind=j.kind, produce=die_in_child(j)) for j in jobs]
     assert render_jobs(fragile, workers=2) == render_jobs(jobs, workers=1)
+
+
+def test_the_bulk_stages_pause_the_collector_and_always_restore_it(tmp_path: Path) -> None:
+    import gc
+
+    import pytest
+
+    from catalog_docs.gcpause import paused_gc
+
+    seen = []
+
+    @paused_gc()
+    def stage(fail: bool) -> None:
+        seen.append(gc.isenabled())
+        with paused_gc():  # nested: the inner block must not switch it back on
+            pass
+        seen.append(gc.isenabled())
+        if fail:
+            raise CatalogInvalid([])
+
+    assert gc.isenabled()
+    stage(False)
+    with pytest.raises(CatalogInvalid):
+        stage(True)
+    assert seen == [False, False, False, False] and gc.isenabled()
+
+    gc.disable()  # a caller that turned it off keeps it off
+    try:
+        stage(False)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    load_catalog(_synthetic_dir(tmp_path))
+    assert gc.isenabled()
+
+
+def _synthetic_dir(tmp_path: Path) -> Path:
+    write_synth(SynthSpec(operations=30, versions=2, plans=2, seed=1), tmp_path / "c")
+    return tmp_path / "c"

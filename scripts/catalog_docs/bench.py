@@ -165,11 +165,11 @@ def bench_catalog(report: Report, case: str, project: Path, repeat: int, builder
     report.add(case, "render_stage_s", stage, "s", cpu_s=round(cpu_lv + cpu_r + cpu_w, 4),
                note="load + validate + render + write, first render")
     report.add(case, "render_workers", render_workers(len(pages)), note="processes that render pages")
-    cold = project / "docs-cold"
+    cold = (project / "docs-cold").resolve()
     shutil.rmtree(cold, ignore_errors=True)
-    wall_cold, _, ok, tail = _run([str(BIN / "catalog-docs"), "render", "--catalog", str(catalog_dir), "--out", str(cold)],
-                                  project)
-    report.add(case, "cli_render_cold_s", wall_cold, "s", ok=ok,
+    wall_cold, _, ok, tail = _run([str(BIN / "catalog-docs"), "render", "--catalog", str(catalog_dir.resolve()),
+                                   "--out", str(cold)], project)
+    report.add(case, "cli_render_cold_s", wall_cold if ok else "failed", "s", ok=ok,
                note="`catalog-docs render` in a new process: interpreter start, imports, template compilation",
                **({} if ok else {"output": tail}))
     shutil.rmtree(cold, ignore_errors=True)
@@ -209,7 +209,8 @@ def bench_catalog(report: Report, case: str, project: Path, repeat: int, builder
             site = project / "site-zensical"
         shutil.rmtree(site, ignore_errors=True)
         wall_b, cpu_b, ok, tail = _run(cmd, project)
-        report.add(case, f"{builder}_build_s", wall_b, "s", cpu_s=round(cpu_b, 3), ok=ok, **({} if ok else {"output": tail}))
+        report.add(case, f"{builder}_build_s", wall_b if ok else "failed", "s", cpu_s=round(cpu_b, 3), ok=ok,
+                   **({} if ok else {"output": tail}))
         if ok:
             for metric, value in _site_stats(site, slugs).items():
                 report.add(case, f"{builder}_{metric}", value, "B" if "bytes" in metric else "")
@@ -221,7 +222,7 @@ def bench_make_site(report: Report, project: Path) -> None:
     make = ["make", "--no-print-directory", "-f", str(ROOT / "Makefile"), f"VENV={BIN.parent}", "site"]
     shutil.rmtree(project / "site", ignore_errors=True)
     wall, _, ok, tail = _run(make + ["BUILDER=mkdocs"], project)
-    report.add("real", "make_site_first_s", wall, "s", ok=ok, **({} if ok else {"output": tail}))
+    report.add("real", "make_site_first_s", wall if ok else "failed", "s", ok=ok, **({} if ok else {"output": tail}))
     walls = [_run(make, project)[0] for _ in range(3)]
     bare = [_run([str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"], project)[0]
             for _ in range(3)]
@@ -242,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     builders = [b for b in args.builders.split(",") if b]
+    args.out = args.out.resolve()  # builders run in the project folders; every path they get is absolute
     args.out.mkdir(parents=True, exist_ok=True)
     report = Report()
     started = time.perf_counter()

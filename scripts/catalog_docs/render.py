@@ -32,6 +32,7 @@ from .compare import Comparison, compare_sides, consecutive_pairs, Side
 from .errors import CatalogDocsError
 from .escape import finalize, front_matter, md_escape
 from .export import catalog_data, lock_matrix_csv, openapi_data, to_json, to_yaml
+from .gcpause import paused_gc
 from .model import Catalog, ListingEntry, NotShown, VersionLabel
 
 MANIFEST = ".catalog-docs-manifest.json"
@@ -315,6 +316,7 @@ def _operation_context(pages: _Pages, entry: ListingEntry) -> dict[str, Any]:
             "description": description}
 
 
+@paused_gc()
 def render_pages(catalog: Catalog, *, workers: int | None = None) -> dict[str, str]:
     """Every generated file of the site, as {path relative to docs/: content}.
 
@@ -488,6 +490,7 @@ def _safe_target(out_dir: Path, rel: str) -> Path:
     return target
 
 
+@paused_gc()
 def write_output(files: dict[str, str], out_dir: Path) -> WriteResult:
     """Write generated files into out_dir: only changed ones, staged first, never over a hand-written file."""
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from .errors import CatalogInvalid, Problem
+from .gcpause import paused_gc
 from .load import KeyPath, LoadedFile, Node, load_file
 from .schema_fast import ValuesFastPath
 from .model import (
@@ -281,6 +282,7 @@ def _collect_files(catalog_dir: Path) -> tuple[list[_File], list[Problem]]:
     return files, problems
 
 
+@paused_gc()
 def load_catalog(catalog_dir: Path | str) -> Catalog:
     """Load, validate and model a catalogue folder, or raise CatalogInvalid with every problem found."""
     catalog_dir = Path(catalog_dir)
@@ -308,6 +310,16 @@ def load_catalog(catalog_dir: Path | str) -> Catalog:
     return cross.build()
 
 
+_PAGE_N = re.compile(r"page-([2-9]|[1-9][0-9]+)")  # the table pages after the first (which is index)
+
+
+def reserved_slug(slug: str, *, paged: bool) -> bool:
+    """True for a slug that a generated page already takes in its folder: `index` in every folder, and
+    `page-N` where the index itself is split into pages (operations/)."""
+    slug = slug.lower()
+    return slug == "index" or (paged and _PAGE_N.fullmatch(slug) is not None)
+
+
 def _listing_rules(f: _File, area_ids: set[str] | None, register: dict[str, dict[str, Any]] | None) -> Iterator[Problem]:
     entries = f.root.value["entries"].value
     seen_paths: dict[str, int] = {}
@@ -329,7 +341,11 @@ def _listing_rules(f: _File, area_ids: set[str] | None, register: dict[str, dict
                          f"already the path of entry {seen_paths[path]}")
             seen_paths.setdefault(path, i + 1)
         slug = entry_slug(pos, path).lower()
-        if slug in seen_slugs and (path is None or path not in seen_paths or seen_paths[path] == i + 1):
+        if reserved_slug(slug, paged=True):
+            yield _p(f, e["path"], ["entries", i, "path"],
+                     "a path whose page URL is free (index and page-N name the operations table's pages)",
+                     f"the slug {entry_slug(pos, path)!r}", "rename the path")
+        elif slug in seen_slugs and (path is None or path not in seen_paths or seen_paths[path] == i + 1):
             other, other_title = seen_slugs[slug]
             yield _p(f, e["path"], ["entries", i, "path"], "a URL slug unique when case is ignored",
                      f"the slug {entry_slug(pos, path)!r}",
@@ -427,7 +443,12 @@ class _Cross:
             slugs: dict[str, str] = {}
             for i, name in enumerate(group):
                 s = label_slug(name).lower()
-                if s in slugs and slugs[s] != name:
+                if reserved_slug(s, paged=False):
+                    node = _node_at(self.service.root, [*path, i])
+                    yield _p(self.service, node, [*path, i],
+                             "a name whose page URL is free (index names the folder's index page)",
+                             f"{name!r}", "rename it")
+                elif s in slugs and slugs[s] != name:
                     node = _node_at(self.service.root, [*path, i])
                     yield _p(self.service, node, [*path, i], "a URL slug unique when case is ignored",
                              f"{name!r}", f"{slugs[s]!r} has the same page URL")
