@@ -227,23 +227,9 @@ class _Pages:
         self.jobs.append(_Job(path=path, kind="download", produce=produce))
 
     def history(self, entry: ListingEntry) -> list[tuple[VersionLabel, list[Cell]]]:
-        """Per-operation comparison: for each label, a cell per plan entry name, marked where it changed."""
-        rows = []
-        previous: dict[str, str] = {}
-        for v in self.catalog.versions:
-            cells = []
-            for name in self.catalog.plan_names:
-                plan = self.plans.get((v.label, name))
-                if plan is None:
-                    cells.append(Cell(value=None))
-                    continue
-                value = plan.values[entry.position - 1]
-                before = previous.get(name)
-                cells.append(Cell(value=value, changed_from=before if before is not None and before != value else None))
-                previous[name] = value
-            rows.append((v, cells))
-        return rows
-
+        """Per-operation comparison: for each label, a cell per plan entry name (plan_cells, by label)."""
+        columns = [self.plan_cells(name, entry) for name in self.catalog.plan_names]
+        return [(v, [column[i] for column in columns]) for i, v in enumerate(self.catalog.versions)]
 
     def plan_cells(self, name: str, entry: ListingEntry) -> list[Cell]:
         """One plan entry's value for one listing entry under each label, marked where it changed."""
