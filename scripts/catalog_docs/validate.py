@@ -222,9 +222,12 @@ def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
         yield _p(f, node, path, schema.get("x-expected", f"text matching {err.validator_value}"), node.describe(),
                  _bad_character_hint(schema, err.instance))
     elif kind in ("minItems", "minProperties"):
-        yield _p(f, node, path, f"at least {err.validator_value} item(s)", "fewer")
-    elif kind in ("maxItems", "maxProperties", "maxLength"):
-        yield _p(f, node, path, f"at most {err.validator_value} item(s) or characters", "more")
+        yield _p(f, node, path, f"at least {err.validator_value} item(s)", f"{len(err.instance)}")
+    elif kind in ("maxItems", "maxProperties"):
+        yield _p(f, node, path, f"at most {err.validator_value} items", f"{len(err.instance)} items")
+    elif kind == "maxLength":
+        yield _p(f, node, path, f"text of at most {err.validator_value} characters", f"{len(err.instance)} characters",
+                 "shorten it")
     elif kind == "minLength":
         yield _p(f, node, path, "a non-empty text", "an empty text")
     elif kind == "uniqueItems":
