@@ -44,7 +44,7 @@ site: $(STAMP) $(if $(filter zensical,$(BUILDER)),render) ## Render and build th
 	$(if $(BUILD_$(BUILDER)),,$(error BUILDER must be mkdocs or zensical, not '$(BUILDER)'))
 	$(BUILD_$(BUILDER))
 
-bench: $(STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~10 min)
+bench: $(STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~3 min)
 	$(BIN)/python -m catalog_docs.bench --out bench-out
 
 $(LIGHTHOUSE): tools/lighthouse/package-lock.json
