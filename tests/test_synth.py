@@ -120,3 +120,22 @@ def test_synth_never_overwrites_a_real_catalogue(tmp_path: Path, capsys: pytest.
     write_synth(SynthSpec(operations=5, versions=3, plans=1), fake)
     write_synth(SynthSpec(operations=7, versions=2, plans=1, seed=2), fake)  # an earlier synthetic one: replaced
     assert len(load_catalog(fake).entries) == 7 and len(list((fake / "versions").glob("*.yaml"))) == 2
+
+
+def test_a_deleted_or_edited_generated_page_is_put_back_by_the_next_render(tmp_path: Path) -> None:
+    import os
+
+    catalog, docs = tmp_path / "catalog", tmp_path / "docs"
+    write_synth(SynthSpec(operations=20, versions=2, plans=2, seed=1), catalog)
+    assert render_if_changed(catalog, docs) is not None
+    page, other = docs / "matrix" / "index.md", docs / "legend.md"
+    original = other.read_text(encoding="utf-8")
+
+    page.unlink()
+    other.write_text(original + "hand edit\n", encoding="utf-8")
+    os.utime(other, ns=(0, 0))  # even with an old modification time, the size tells it apart
+    result = render_if_changed(catalog, docs)
+
+    assert result is not None and set(result.written) == {"matrix/index.md", "legend.md"}
+    assert page.is_file() and other.read_text(encoding="utf-8") == original
+    assert render_if_changed(catalog, docs) is None
