@@ -82,7 +82,16 @@ def test_second_render_of_an_unchanged_catalogue_reads_nothing_and_writes_nothin
     assert changed is not None
     assert 0 < len(changed.written) < len(first.written) / 2
     slug = line.strip().split(":")[0][1:].replace("/", "-")
-    assert f"operations/{slug}.md" in changed.written
+    before = text[: text.index(line)].splitlines()
+    plan = next(ln.strip()[:-1] for ln in reversed(before) if ln.startswith("  ") and not ln.startswith("   "))
+    label_slug = version.stem
+    labels = [p.stem for p in sorted((catalog / "versions").glob("*.yaml"))]
+    # Exactly the pages that show this value (or a count it changes), and the three downloads.
+    assert set(changed.written) == {
+        f"operations/{slug}.md", "operations/index.md", "matrix/index.md", f"versions/{label_slug}.md",
+        f"plans/{plan.replace(' ', '-')}.md", f"compare/{labels[-2]}...{labels[-1]}.md", "compare/index.md",
+        "downloads/catalog.json", "downloads/lock-matrix.csv", "downloads/openapi.yaml",
+    }
 
 
 def test_a_comparison_with_many_unchanged_values_gives_their_count_not_their_rows(tmp_path: Path) -> None:
