@@ -66,6 +66,12 @@ def test_search_mandate_finds_the_mandate_operation(visit: Visit) -> None:
     assert visit.base + "operations/mandate-customerIdentity/" in results[:3]
 
 
+def test_search_for_an_operation_puts_its_page_first(visit: Visit) -> None:
+    results = _search(visit.open(""), "logIntent")
+    assert results and results[0] == visit.base + "operations/logIntent/", results
+    assert not any(r.startswith((visit.base + "matrix/", visit.base + "versions/")) for r in results), results
+
+
 def test_search_plan_entry_name_finds_its_plan_page(visit: Visit) -> None:
     results = _search(visit.open(""), "UPI_N 3.0.0")
     assert visit.base + "plans/UPI_N-3.0.0/" in results[:3]

@@ -519,6 +519,26 @@ def test_operation_pages_are_found_by_search(site: Path) -> None:
         assert f"operations/{entry.slug}/" in locations
 
 
+def test_value_tables_stay_out_of_the_search_index(site: Path) -> None:
+    """Every table of lock values repeats operation paths and labels: indexed, each search for an operation
+    or a label would list every table page (and at 1,000 operations the index would be megabytes of
+    'close unlimited'). The pages themselves stay findable by their titles and text."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    by_page: dict[str, str] = {}
+    for doc in index["docs"]:
+        page = doc["location"].split("#", 1)[0]
+        by_page[page] = by_page.get(page, "") + " " + doc["title"] + " " + doc["text"]
+    for page in ("operations/", "matrix/", "versions/UPI_N-1.0.1/", "plans/UPI_N-3.0.0/"):
+        assert page in by_page, page
+        text = by_page[page]
+        assert "/logIntent" not in text and "/getAccList" not in text, (page, text)
+        assert text.count("unlimited") <= 1, (page, text)  # the legend note names the value once
+    op = by_page["operations/logIntent/"]
+    assert "/logIntent" in op  # its own facts are indexed
+    assert "UPI_N 1.1.0" not in op  # its history table is not
+    assert "UPI_N 3.0.0" in by_page["plans/UPI_N-3.0.0/"]
+
+
 def test_theme_features_are_on(site: Path) -> None:
     doc = parse_file(site / "index.html")
     config = json.loads(doc.find("script", id="__config").text())
