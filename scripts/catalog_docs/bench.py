@@ -103,7 +103,9 @@ def _site_stats(site: Path, slugs: list[str]) -> dict[str, Any]:
                     biggest, biggest_path = size, path.relative_to(site).as_posix()
     op_sizes = [(site / "operations" / slug / "index.html").stat().st_size for slug in slugs
                 if (site / "operations" / slug / "index.html").is_file()]
-    return {"site_bytes": total, "html_bytes": html, "largest_html_bytes": biggest, "largest_html_page": biggest_path,
+    # mkdocs writes search/search_index.json, Zensical search.json
+    search = [p.stat().st_size for p in (site / "search" / "search_index.json", site / "search.json") if p.is_file()]
+    return {"site_bytes": total, "search_index_bytes": sum(search), "html_bytes": html, "largest_html_bytes": biggest, "largest_html_page": biggest_path,
             "pages_over_2mb": sum(1 for p in site.rglob("*.html") if p.stat().st_size > MAX_PAGE_BYTES),
             "html_bytes_per_operation_page": round(sum(op_sizes) / len(op_sizes)) if op_sizes else 0}
 
