@@ -126,18 +126,30 @@ class Report:
         return next((r["value"] for r in self.rows if r["case"] == case and r["metric"] == metric), None)
 
     def table(self) -> str:
-        cases = list(dict.fromkeys(r["case"] for r in self.rows))
-        metrics = list(dict.fromkeys(r["metric"] for r in self.rows))
-        width = max(len(m) for m in metrics) + 2
-        col = max(16, *(len(c) + 2 for c in cases))
-        lines = [f"{'metric':<{width}}" + "".join(f"{c:>{col}}" for c in cases)]
-        for m in metrics:
-            cells = []
-            for c in cases:
-                v = self.get(c, m)
-                cells.append(f"{'' if v is None else (f'{v:.3f}' if isinstance(v, float) else str(v)):>{col}}")
-            lines.append(f"{m:<{width}}" + "".join(cells))
-        return "\n".join(lines)
+        """The figures as readable tables: one column per catalogue, then one per comparison of sizes."""
+        groups: dict[bool, list[dict[str, Any]]] = {}
+        for row in self.rows:
+            groups.setdefault("->" in row["case"] or row["case"] == "all", []).append(row)
+        return "\n\n".join(_table(rows) for _, rows in sorted(groups.items()))
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    cases = list(dict.fromkeys(r["case"] for r in rows))
+    metrics = list(dict.fromkeys(r["metric"] for r in rows))
+    values = {(r["case"], r["metric"]): r["value"] for r in rows}
+    width = max(len(m) for m in metrics) + 2
+    col = max(12, *(len(c) + 2 for c in cases),
+              *(len(_cell(v)) + 2 for v in values.values()))
+    lines = [f"{'metric':<{width}}" + "".join(f"{c:>{col}}" for c in cases)]
+    for m in metrics:
+        lines.append(f"{m:<{width}}" + "".join(f"{_cell(values.get((c, m))):>{col}}" for c in cases))
+    return "\n".join(lines)
 
 
 def bench_catalog(report: Report, case: str, project: Path, repeat: int, builders: list[str]) -> None:
