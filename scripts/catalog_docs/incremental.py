@@ -3,8 +3,9 @@
 A render records a fingerprint in the manifest: a hash of everything the pages are made from (the
 catalogue files, the JSON Schemas, this package's code and templates) and the size and modification
 time of every page it left behind. When both still match, the pages on disk are exactly what a render
-would write, so the next render (`make site` renders, then the mkdocs hook renders again; `mkdocs serve`
-renders on every reload) costs a few milliseconds instead of a full load and render.
+would write, so the next render (the mkdocs hook of `make site` after an unchanged catalogue, the hook
+after `make serve` has just rendered, every `mkdocs serve` reload) costs a few milliseconds instead of a
+full load and render.
 """
 
 from __future__ import annotations
@@ -16,15 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import CatalogDocsError
+from .layout import MANIFEST, PACKAGE_DIR, SCHEMA_DIR
 
 if TYPE_CHECKING:
     from .render import WriteResult
 
 # The render and validate modules (Jinja, jsonschema) are imported only when a render is due: skipping
 # one then costs the hashing alone, which is what keeps `make site` close to a bare `mkdocs build`.
-PACKAGE_DIR = Path(__file__).resolve().parent
-MANIFEST = ".catalog-docs-manifest.json"
-SCHEMA_DIR = PACKAGE_DIR.parents[1] / "catalog" / "schema"
 
 
 def input_fingerprint(catalog_dir: Path) -> str:

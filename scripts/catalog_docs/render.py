@@ -33,9 +33,9 @@ from .errors import CatalogDocsError
 from .escape import finalize, front_matter, md_escape
 from .export import catalog_data, lock_matrix_csv, openapi_data, to_json, to_yaml
 from .gcpause import paused_gc
+from .layout import MANIFEST
 from .model import Catalog, ListingEntry, NotShown, VersionLabel
 
-MANIFEST = ".catalog-docs-manifest.json"
 PAGE_ROWS = 250
 """Tables with more listing entries than this are split over several pages, so no page grows without bound."""
 PAGE_CELLS = 10_000
@@ -204,26 +204,29 @@ class _Pages:
         self.register = {n.id: n for n in catalog.not_shown}
         self.plans = {(v.label, p.name): p for v in catalog.versions for p in v.plans}
 
+    def _claim(self, path: str) -> None:
+        if path in self.paths:
+            # Behind the validator's slug rules: a slug such as `index` would silently replace another page.
+            raise CatalogDocsError(
+                f"two pages would both be docs/{path}: a path, version label or plan entry name gives the slug "
+                f"of another page; rename it (index is taken in every folder, page-N in operations/)"
+            )
+        self.paths.add(path)
+
     def add(self, path: str, template: str, **context: Any) -> None:
         """Plan a page: `template` rendered with `context` (plus root, catalog and register)."""
         self.add_lazy(path, template, lambda: context)
 
     def add_lazy(self, path: str, template: str, make_context: Callable[[], dict[str, Any]]) -> None:
         """Plan a page whose context is worked out when the page is rendered (possibly in the helper process)."""
-        if path in self.paths:
-            # A slug such as `index` or `page-2` would silently replace a table page (or another page).
-            raise CatalogDocsError(
-                f"two pages would both be docs/{path}: a path, version label or plan entry name gives the slug "
-                f"of another page; rename it (reserved in every folder: index, page-N)"
-            )
-        self.paths.add(path)
+        self._claim(path)
         tpl = self.env.get_template(template)
         base = {"root": Markup("../" * path.count("/")), "catalog": self.catalog, "register": self.register}
         self.jobs.append(_Job(path=path, kind=template, produce=lambda: tpl.render(**base, **make_context())))
 
     def add_file(self, path: str, produce: Callable[[], str]) -> None:
         """Plan a download file."""
-        self.paths.add(path)
+        self._claim(path)
         self.jobs.append(_Job(path=path, kind="download", produce=produce))
 
     def history(self, entry: ListingEntry) -> list[tuple[VersionLabel, list[Cell]]]:

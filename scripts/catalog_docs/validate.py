@@ -19,6 +19,7 @@ from jsonschema.exceptions import ValidationError
 
 from .errors import CatalogInvalid, Problem
 from .gcpause import paused_gc
+from .layout import SCHEMA_DIR
 from .load import KeyPath, LoadedFile, Node, load_file
 from .schema_fast import ValuesFastPath
 from .model import (
@@ -35,7 +36,6 @@ from .model import (
     label_slug,
 )
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "catalog" / "schema"
 """The JSON Schemas are part of the tool: every catalogue folder, fixtures included, is checked against them."""
 FIXED_FILES = {"service.yaml": "service", "listing.yaml": "listing", "not-shown.yaml": "not-shown"}
 VERSIONS_DIR = "versions"

@@ -1,0 +1,12 @@
+"""Names and folders that several stages share. A light module (standard library only), so the
+render fingerprint in `incremental` can use them without importing Jinja or jsonschema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+SCHEMA_DIR = PACKAGE_DIR.parents[1] / "catalog" / "schema"
+"""The JSON Schemas every catalogue is validated against (the repository's catalog/schema)."""
+MANIFEST = ".catalog-docs-manifest.json"
+"""The render's record, in the output folder, of the files it wrote (and of its fingerprint)."""
