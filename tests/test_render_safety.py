@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.render import MANIFEST, render, render_pages, write_output
+from catalog_docs.render import MANIFEST, render, render_pages
+from catalog_docs.write import write_output
 from catalog_docs.validate import load_catalog
 from htmltree import Node, parse, table_rows
 from sitebuild import BIN, ROOT, build, copy_project

@@ -30,7 +30,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
 
 def _cmd_clean(args: argparse.Namespace) -> int:
-    from .render import write_output
+    from .write import write_output
 
     result = write_output({}, args.out)
     print(f"removed {len(result.removed)} generated files from {args.out}; hand-written files were kept")

@@ -20,7 +20,7 @@ from .errors import CatalogDocsError
 from .layout import MANIFEST, PACKAGE_DIR, SCHEMA_DIR
 
 if TYPE_CHECKING:
-    from .render import WriteResult
+    from .write import WriteResult
 
 # The render and validate modules (Jinja, jsonschema) are imported only when a render is due: skipping
 # one then costs the hashing alone, which is what keeps `make site` close to a bare `mkdocs build`.
