@@ -42,6 +42,7 @@ BUILD_zensical = $(BIN)/zensical build --strict --clean
 
 site: $(STAMP) $(if $(filter zensical,$(BUILDER)),render) ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
 	$(if $(BUILD_$(BUILDER)),,$(error BUILDER must be mkdocs or zensical, not '$(BUILDER)'))
+	@mkdir -p docs  # mkdocs refuses a missing docs_dir before its hook can render into it
 	$(BUILD_$(BUILDER))
 
 bench: $(STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~3 min)

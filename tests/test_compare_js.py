@@ -1,4 +1,4 @@
-"""The in-browser compare of /compare/ (docs/assets/compare.js) equals `catalog-docs diff --format json`.
+"""The in-browser compare of /compare/ (overrides/assets/compare.js) equals `catalog-docs diff --format json`.
 
 compare.js holds a pure function over catalog.json; node runs it on every pair of sides of several
 catalogues and its output must equal `comparison_data(compare_sides(...))` record for record.
@@ -21,7 +21,7 @@ from catalog_docs.validate import load_catalog
 from fake_catalogs import FAKE_SPECS, write_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
-COMPARE_JS = ROOT / "docs" / "assets" / "compare.js"
+COMPARE_JS = ROOT / "overrides" / "assets" / "compare.js"
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 

@@ -67,12 +67,11 @@ def _time_templates(catalog: Any) -> dict[str, float]:
 
 
 def make_project(project: Path, catalog_files: dict[str, str] | None) -> None:
-    """A throw-away copy of the site project around a catalogue: config, overrides, hook and hand-written
-    assets from this repository (linked or copied), and either a synthetic catalogue or the real one."""
+    """A throw-away copy of the site project around a catalogue: config, overrides (theme assets included)
+    and hook from this repository (linked or copied), and either a synthetic catalogue or the real one."""
     if project.exists():
         shutil.rmtree(project)
     (project / "docs").mkdir(parents=True)
-    shutil.copytree(ROOT / "docs" / "assets", project / "docs" / "assets")
     for name in ("overrides", "scripts", "pyproject.toml"):
         (project / name).symlink_to(ROOT / name)
     shutil.copyfile(ROOT / "mkdocs.yml", project / "mkdocs.yml")
