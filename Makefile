@@ -1,37 +1,64 @@
 # Two commands do all set-up on a fresh clone: `make serve` (build and serve the site) and `make test`.
-# Every target creates .venv and installs the project into it first when needed.
+# Every target creates .venv and installs what it needs into it first, from the lock files in
+# requirements/ (exact versions and hashes): site.txt for building the site, test.txt adds the test tools.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+SITE_STAMP := $(VENV)/.installed-site
+TEST_STAMP := $(VENV)/.installed-test
 HOST ?= 127.0.0.1
 PORT ?= 8000
 BUILDER ?= mkdocs
 LIGHTHOUSE := tools/lighthouse/node_modules/.bin/lighthouse
+# uv only writes the lock files (make lock, make upgrade); pip installs from them.
+UV_VERSION := 0.13.9
+LOCK_TOOL := .cache/lock-tool
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help install check render serve site test bench lighthouse tools clean
+.PHONY: help install check render serve site test bench lighthouse tools lock upgrade clean
 
-help: ## List the targets
+help: ## List the targets and their settings
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-11s %s\n", $$1, $$2}'
+	@echo
+	@echo "Settings (make VAR=value TARGET):"
+	@echo "  HOST=$(HOST)  PORT=$(PORT)  address of make serve (PORT=8001 when 8000 is taken)"
+	@echo "  BUILDER=$(BUILDER)  make site with mkdocs or zensical"
+	@echo "  PYTHON=$(PYTHON)  the interpreter that creates .venv"
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
-	touch $(STAMP)
 
-install: $(STAMP) ## Create .venv and install the project with its test tools
+# The project itself goes in editable (catalog-docs on .venv/bin) without build isolation, so the build
+# uses the locked setuptools instead of downloading an unpinned one.
+define install_locked
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(1)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+endef
 
-check: $(STAMP) ## Validate the catalogue (catalog-docs check)
+$(SITE_STAMP): requirements/site.txt pyproject.toml | $(BIN)/python
+	$(call install_locked,requirements/site.txt)
+	touch $@
+
+# The test set holds the site set, so installing it brings the site stamp up to date too.
+$(TEST_STAMP): requirements/test.txt requirements/site.txt pyproject.toml | $(BIN)/python
+	$(call install_locked,requirements/test.txt)
+	touch $(SITE_STAMP) $@
+
+install: $(TEST_STAMP) ## Create .venv and install the project with its test tools
+
+check: $(SITE_STAMP) ## Validate the catalogue (catalog-docs check)
 	$(BIN)/catalog-docs check
 
-render: $(STAMP) ## Render the Markdown pages from the catalogue into docs/
+render: $(SITE_STAMP) ## Render the Markdown pages from the catalogue into docs/
 	$(BIN)/catalog-docs render
 
-serve: render ## Render and serve the site on http://127.0.0.1:8000, reloading when catalog/ changes
+# The hook renders before every build and reload; under serve a broken catalogue keeps the last good
+# pages and shows its errors on them, so serve does not stop on a failed render first.
+serve: $(SITE_STAMP) ## Render and serve the site on http://HOST:PORT, reloading when catalog/ changes
+	@$(BIN)/python -m catalog_docs.portcheck $(HOST) $(PORT)
+	@mkdir -p docs
 	$(BIN)/mkdocs serve --dev-addr $(HOST):$(PORT)
 
 # mkdocs renders through its hook (which skips the render when nothing changed since the last one);
@@ -40,12 +67,12 @@ serve: render ## Render and serve the site on http://127.0.0.1:8000, reloading w
 BUILD_mkdocs = $(BIN)/mkdocs build --strict
 BUILD_zensical = $(BIN)/zensical build --strict --clean
 
-site: $(STAMP) $(if $(filter zensical,$(BUILDER)),render) ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
+site: $(SITE_STAMP) $(if $(filter zensical,$(BUILDER)),$(TEST_STAMP) render) ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
 	$(if $(BUILD_$(BUILDER)),,$(error BUILDER must be mkdocs or zensical, not '$(BUILDER)'))
 	@mkdir -p docs  # mkdocs refuses a missing docs_dir before its hook can render into it
 	$(BUILD_$(BUILDER))
 
-bench: $(STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~3 min)
+bench: $(TEST_STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~3 min)
 	$(BIN)/python -m catalog_docs.bench --out bench-out
 
 $(LIGHTHOUSE): tools/lighthouse/package-lock.json
@@ -53,7 +80,7 @@ $(LIGHTHOUSE): tools/lighthouse/package-lock.json
 	npm ci --prefix tools/lighthouse --no-audit --no-fund --loglevel=error
 	touch $@
 
-tools: $(STAMP) $(LIGHTHOUSE) ## Install the test tools: Debian's chromium, axe-core and Lighthouse (npm, local folders)
+tools: $(TEST_STAMP) $(LIGHTHOUSE) ## Install the test tools: Python test set, Debian's chromium, axe-core and Lighthouse
 	bash scripts/ensure-chromium.sh
 	$(MAKE) --no-print-directory $(AXE_STAMP)
 
@@ -69,6 +96,25 @@ $(AXE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-clean: ## Remove the built site and generated pages (keeps .venv)
+# The lock files are compiled from pyproject.toml (and requirements/build.in, the build backend) for every
+# platform and Python >= 3.11; the test set is constrained by the site set so both agree on shared pins.
+LOCK = $(LOCK_TOOL)/bin/uv pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" pyproject.toml requirements/build.in
+
+$(LOCK_TOOL)/bin/uv:
+	$(PYTHON) -m venv $(LOCK_TOOL)
+	$(LOCK_TOOL)/bin/python -m pip install --quiet uv==$(UV_VERSION)
+
+lock: $(LOCK_TOOL)/bin/uv ## Update requirements/*.txt after a change to pyproject.toml's dependencies (keeps other pins)
+	$(LOCK) $(UPGRADE) -o requirements/site.txt
+	$(LOCK) $(UPGRADE) --extra test -c requirements/site.txt -o requirements/test.txt
+
+upgrade: ## Refresh requirements/*.txt to the newest versions pyproject.toml allows (then run make test)
+	$(MAKE) --no-print-directory lock UPGRADE=--upgrade
+
+# On a fresh clone there is no .venv and nothing rendered: only the folders are removed then.
+clean: ## Remove the built site and generated pages (keeps .venv and hand-written files)
 	rm -rf site
-	$(BIN)/catalog-docs clean
+	@if [ -x $(BIN)/catalog-docs ]; then $(BIN)/catalog-docs clean; \
+	elif [ -f docs/.catalog-docs-manifest.json ]; then \
+	  echo "make clean: .venv is missing, so the generated pages in docs/ were kept (make install, then make clean)" >&2; fi
