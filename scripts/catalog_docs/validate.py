@@ -166,12 +166,19 @@ def _refused_on(root: Node, path: list[Any]) -> bool:
     return node is not None and node.refused
 
 
+_URL_SAFE = "[A-Za-z0-9._~/-]"
+"""Characters that stand for themselves in a URL path and a file name (RFC 3986 unreserved, and '/')."""
+
+
 def _bad_character_hint(schema: dict[str, Any], value: Any) -> str:
-    allowed = schema.get("x-allowed-characters")
-    if not isinstance(allowed, str) or not isinstance(value, str):
+    # The hint names the first character that neither the pattern's own classes nor a URL accept; the
+    # schemas carry only standard keywords (ajv's strict mode refuses unknown ones), so it is not listed there.
+    pattern = schema.get("pattern")
+    if not isinstance(pattern, str) or not isinstance(value, str):
         return ""
+    classes = [_URL_SAFE, *re.findall(r"\[[^\]]*\]", pattern)]
     for ch in value:
-        if not re.fullmatch(f"[{allowed}]", ch):
+        if not any(re.fullmatch(c, ch) for c in classes):
             shown = {" ": "a space", "?": "'?' (it starts a URL query)", "#": "'#' (it starts a URL fragment)"}.get(
                 ch, repr(ch))
             return f"{shown} cannot appear in a URL or file name"
@@ -185,7 +192,7 @@ def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
     kind = err.validator
     if "propertyNames" in err.schema_path and node.kind == "map" and isinstance(err.instance, str):
         mark = node.key_marks.get(err.instance, (node.line, node.column))
-        yield _p(f, mark, [*path, err.instance], schema.get("x-expected", "a valid key"), f"the key {err.instance!r}")
+        yield _p(f, mark, [*path, err.instance], schema.get("title", "a valid key"), f"the key {err.instance!r}")
     elif kind == "type":
         types = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
         expected = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
@@ -199,7 +206,7 @@ def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
     elif kind in ("enum", "const"):
         options = err.validator_value if kind == "enum" else [err.validator_value]
         words = [json.dumps(o) if not isinstance(o, str) else o for o in options]
-        expected = schema.get("x-expected") or ("one of " + ", ".join(words) if len(words) > 1 else words[0])
+        expected = schema.get("title") or ("one of " + ", ".join(words) if len(words) > 1 else words[0])
         hint = _close(node.raw if node.kind == "scalar" else None, [w for w in words])
         if not hint and node.kind == "scalar" and node.tag != "tag:yaml.org,2002:str" and node.raw in words:
             hint = f'quote it: "{node.raw}"'
@@ -219,7 +226,7 @@ def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
                 expected = "one of the keys " + ", ".join(allowed)
                 yield _p(f, mark, [*path, key], expected, f"the unknown key {key!r}", _close(key, allowed))
     elif kind == "pattern":
-        yield _p(f, node, path, schema.get("x-expected", f"text matching {err.validator_value}"), node.describe(),
+        yield _p(f, node, path, schema.get("title", f"text matching {err.validator_value}"), node.describe(),
                  _bad_character_hint(schema, err.instance))
     elif kind in ("minItems", "minProperties"):
         yield _p(f, node, path, f"at least {err.validator_value} item(s)", f"{len(err.instance)}")
