@@ -101,7 +101,7 @@ def test_a_broken_catalogue_is_reported_not_diffed(capsys: pytest.CaptureFixture
     broken = write_catalog(tmp_path / "catalog", FAKE_SPECS["nothing-changes"])
     (broken / "listing.yaml").write_text("source: '§4'\nentries: 7\n", encoding="utf-8")
     code, out, err = run(capsys, "diff", "FAKE 1", "FAKE 2", "--exit-code", "--catalog", str(broken))
-    assert code == 2 and out == ""  # 2, not 1: an error is not "differences found"
+    assert code == 1 and out == ""  # 1 as in every command for an invalid catalogue; nothing on stdout
     assert "listing.yaml:2:" in err
     assert err.rstrip().splitlines()[-1].endswith(("1 error", "errors"))
 
@@ -190,7 +190,7 @@ def test_against_a_revision_whose_catalogue_does_not_load(capsys: pytest.Capture
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(repo)
     code, out, err = run(capsys, "diff", "--against", "broken")
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""  # an invalid catalogue, as in every command
     assert "the catalogue at revision 'broken' does not load:" in err
     assert "broken:catalog/listing.yaml:" in err  # that revision's errors, named as git names them
     assert "entries[2].position" in err or "position 2" in err

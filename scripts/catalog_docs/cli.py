@@ -7,6 +7,25 @@ import sys
 from pathlib import Path
 
 from .errors import CatalogDocsError, CatalogInvalid
+from .locate import default_out_dir, find_catalog_dir
+
+EXIT_OK = 0
+EXIT_INVALID = 1  # the catalogue does not load, or `diff --exit-code` found differences
+EXIT_USAGE = 2  # bad arguments or environment (argparse uses 2 too)
+
+DESCRIPTION = """\
+Work with the Payment Interface Service catalogue, the YAML files in catalog/: check them, render the
+site's pages from them, compare version labels, add a version label, and export the data."""
+
+EPILOG = """\
+The catalogue is the catalog/ folder of the nearest folder, from the current one upwards, that has one
+(so every command works from any folder of the checkout); --catalog DIR names another.
+
+exit codes:
+  0  done (diff --exit-code: no differences)
+  1  the catalogue is invalid (each error printed as file:line:column: key: expected, found),
+     or diff --exit-code found differences
+  2  usage or environment error: bad arguments, an unknown label or revision, no catalog/ folder"""
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -20,6 +39,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_render(args: argparse.Namespace) -> int:
     from .incremental import render_if_changed
 
+    args.out = args.out or default_out_dir()
     result = render_if_changed(args.catalog, args.out, force=args.force)
     if result is None:
         print(f"rendered into {args.out}: nothing changed since the last render (use --force to render anyway)")
@@ -32,6 +52,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
 def _cmd_clean(args: argparse.Namespace) -> int:
     from .write import write_output
 
+    args.out = args.out or default_out_dir()
     result = write_output({}, args.out)
     print(f"removed {len(result.removed)} generated files from {args.out}; hand-written files were kept")
     return 0
@@ -60,10 +81,9 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     from .export import export_text
-    from .gitrev import find_catalog_dir
     from .validate import load_catalog
 
-    text = export_text(load_catalog(find_catalog_dir(args.catalog)), args.format)
+    text = export_text(load_catalog(args.catalog), args.format)
     if args.out is None:
         sys.stdout.write(text)
     else:
@@ -72,6 +92,17 @@ def _cmd_export(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise CatalogDocsError(f"cannot write {args.out}: {exc.strerror}") from None
         print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+def _cmd_new_label(args: argparse.Namespace) -> int:
+    from .newlabel import new_label
+
+    made = new_label(args.catalog, args.label, args.source_label)
+    where = f"after {made.after!r}" if made.after is not None else "first"
+    print(f"wrote {made.path}, a copy of {args.source_label!r} with its label changed")
+    print(f"added {args.label!r} to version_labels in {args.catalog / 'service.yaml'}, {where}")
+    print(f"next: edit {made.path} to what the source states, then run: catalog-docs check")
     return 0
 
 
@@ -92,45 +123,84 @@ def _positive(text: str) -> int:
     return value
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("catalog-docs")
+    except PackageNotFoundError:  # run from the source tree without installing
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
-    parser = argparse.ArgumentParser(prog="catalog-docs", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    check = sub.add_parser("check", help="validate the catalogue and print its counts")
-    check.add_argument("--catalog", type=Path, default=Path("catalog"), help="catalogue folder (default ./catalog)")
+    parser = argparse.ArgumentParser(prog="catalog-docs", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(title="commands", dest="command", required=True, metavar="COMMAND")
+    common = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    catalog_help = "catalogue folder (default: catalog/ of the nearest folder upwards that has one)"
+    out_help = "output folder (default: docs/ beside the catalogue folder found, else ./docs)"
+    check = sub.add_parser(
+        "check", help="validate the catalogue and print its counts",
+        description="Validate every catalogue file against its schema and the cross-file rules. Prints the "
+                    "counts, or every error as file:line:column: key: expected, found (hint).", **common)
+    check.add_argument("--catalog", type=Path, default=None, help=catalog_help)
     check.set_defaults(func=_cmd_check)
-    render = sub.add_parser("render", help="render the Markdown pages and downloads into the docs folder")
-    render.add_argument("--catalog", type=Path, default=Path("catalog"), help="catalogue folder (default ./catalog)")
-    render.add_argument("--out", type=Path, default=Path("docs"), help="output folder (default ./docs)")
+    render = sub.add_parser(
+        "render", help="render the Markdown pages and downloads into the docs folder",
+        description="Render the site's Markdown pages and downloads from the catalogue. Only pages whose text "
+                    "changed are written; a catalogue with errors writes nothing.", **common)
+    render.add_argument("--catalog", type=Path, default=None, help=catalog_help)
+    render.add_argument("--out", type=Path, default=None, help=out_help)
     render.add_argument("--force", action="store_true",
                         help="render even when the catalogue, schemas and templates are unchanged since the last render")
     render.set_defaults(func=_cmd_render)
-    clean = sub.add_parser("clean", help="remove the generated pages (only files catalog-docs wrote)")
-    clean.add_argument("--out", type=Path, default=Path("docs"), help="output folder (default ./docs)")
+    clean = sub.add_parser(
+        "clean", help="remove the generated pages (only files catalog-docs wrote)",
+        description="Remove the pages and downloads the last render wrote (listed in its manifest); "
+                    "hand-written files in the output folder are kept.", **common)
+    clean.add_argument("--out", type=Path, default=None, help=out_help)
     clean.set_defaults(func=_cmd_clean)
+    new = sub.add_parser(
+        "new-label", help="add a version label, starting from a copy of an existing one",
+        usage='catalog-docs new-label NEW --from OLD [--catalog DIR]',
+        description="Add version label NEW: write versions/<NEW>.yaml as a copy of OLD's file (same plan table, "
+                    "plan entries and values) and list NEW in service.yaml's version_labels, in version order "
+                    "(else right after OLD). Comments in both files are kept. Then edit the new file.",
+        **common)
+    new.add_argument("label", metavar="NEW", help="the new version label, e.g. 'UPI_N 1.2.0'")
+    new.add_argument("--from", dest="source_label", metavar="OLD", required=True,
+                     help="the existing version label to copy, e.g. 'UPI_N 1.1.0'")
+    new.add_argument("--catalog", type=Path, default=None, help=catalog_help)
+    new.set_defaults(func=_cmd_new_label)
     diff = sub.add_parser(
         "diff", help="compare two version labels or plan entries, or the catalogue at a git revision",
         usage="catalog-docs diff FROM TO [options]\n       catalog-docs diff --against REV [options]",
         description="Compare FROM with TO (each a version label 'UPI_N 1.0.1' or a label and plan entry "
                     "'UPI_N 1.0.1:UPI_N 1.0.0'), or with --against REV the catalogue at a git revision with the "
-                    "working tree.")
+                    "working tree.", **common)
     diff.add_argument("sides", nargs="*", metavar="FROM TO", help="two labels, or two LABEL:PLAN pairs")
     diff.add_argument("--against", metavar="REV", help="compare the catalogue at git revision REV with the working tree")
     diff.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                       help="text for a terminal (default), markdown for a pull-request comment, json for tools")
     diff.add_argument("--exit-code", action="store_true",
-                      help="exit 1 when there is any difference, 0 when there is none (errors exit 2)")
-    diff.add_argument("--catalog", type=Path, default=None,
-                      help="catalogue folder (default ./catalog, else catalog/ at the top of the git checkout)")
+                      help="exit 1 when there is any difference, 0 when there is none (see exit codes)")
+    diff.add_argument("--catalog", type=Path, default=None, help=catalog_help)
     diff.set_defaults(func=_cmd_diff)
-    export = sub.add_parser("export", help="write the catalogue as JSON, the lock matrix as CSV, or OpenAPI 3.1")
+    export = sub.add_parser(
+        "export", help="write the catalogue as JSON, the lock matrix as CSV, or OpenAPI 3.1",
+        description="Write the catalogue in another format, to standard output or --out FILE: the same files the "
+                    "site publishes under /downloads/.", **common)
     export.add_argument("--format", choices=("json", "csv", "openapi"), required=True,
                         help="json: the model; csv: the lock matrix; openapi: an OpenAPI 3.1 YAML document")
     export.add_argument("--out", type=Path, default=None, help="write to FILE instead of standard output")
-    export.add_argument("--catalog", type=Path, default=None,
-                        help="catalogue folder (default ./catalog, else catalog/ at the top of the git checkout)")
+    export.add_argument("--catalog", type=Path, default=None, help=catalog_help)
     export.set_defaults(func=_cmd_export)
-    synth = sub.add_parser("synth", help="write a synthetic (fake) catalogue of any size, for benchmarks")
+    synth = sub.add_parser(
+        "synth", help="write a synthetic (fake) catalogue of any size, for benchmarks",
+        description="Write an obviously fake, valid catalogue of the given size into --out (the same files for "
+                    "the same seed), for benchmarks and tests.", **common)
     synth.add_argument("--operations", type=_positive, required=True, help="listing entries")
     synth.add_argument("--versions", type=_positive, required=True, help="version labels")
     synth.add_argument("--plans", type=_positive, required=True, help="plan entry names")
@@ -144,15 +214,24 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the `catalog-docs` console script."""
     args = build_parser().parse_args(argv)
     try:
+        if hasattr(args, "catalog"):
+            args.catalog = find_catalog_dir(args.catalog)
         return args.func(args)
     except CatalogInvalid as exc:
         print(exc.report(), file=sys.stderr)
-        return 2 if args.command == "diff" else 1  # diff keeps 1 for "differences found"
+        return EXIT_INVALID
     except CatalogDocsError as exc:
         print(f"catalog-docs: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_INVALID if _is_invalid_catalogue(exc) else EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+
+
+def _is_invalid_catalogue(exc: CatalogDocsError) -> bool:
+    """An invalid catalogue exits 1 wherever it is found, the working tree or a git revision (diff --against)."""
+    from .gitrev import RevisionCatalogInvalid
+
+    return isinstance(exc, RevisionCatalogInvalid)
 
 
 if __name__ == "__main__":
