@@ -28,15 +28,16 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PAGE_TYPES = {
     "home": "",
     "operations-index": "operations/",
-    "operation": "operations/meRefundServerReq/",
-    "version": "versions/UPI_N-1.1.0/",
-    "plan": "plans/UPI_N-3.0.0/",
-    "compare": "compare/UPI_N-1.0.1...UPI_N-1.1.0/",
+    "operation": "operations/fakeRefundSend/",
+    "version": "versions/FAKE-2.0/",
+    "plan": "plans/PLAN-B/",
+    "compare": "compare/FAKE-1.1...FAKE-2.0/",
     "compare-any-pair": "compare/",
     "matrix": "matrix/",
     "not-shown": "not-shown/",
 }
-"""One page of every page type, by name (the names are used for screenshot files and test ids)."""
+"""One page of every page type of the fixture site (tests/fixture-catalog/), by name (the names are used
+for screenshot files and test ids)."""
 
 _LOCAL_SCHEMES = {"data", "blob", "about"}
 
@@ -129,7 +130,7 @@ def chromium(playwright_session: Playwright) -> Iterator[Browser]:
 
 @pytest.fixture
 def visit(chromium: Browser, site_url: str) -> Iterator[Visit]:
-    """A fresh context on the real site; the test fails if anything went wrong in it."""
+    """A fresh context on the fixture site; the test fails if anything went wrong in it."""
     v = new_visit(chromium, site_url)
     yield v
     v.context.close()

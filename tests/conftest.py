@@ -1,4 +1,8 @@
-"""Shared pytest options and session fixtures (the site built once, for site, browser and accessibility tests)."""
+"""Shared pytest options and session fixtures (the site built once, for site, browser and accessibility tests).
+
+The site is built from the fixture catalogue (tests/fixture-catalog/, restated in tests/fixture_facts.py),
+never from the real one: an edit of catalog/ must fail only `catalog-docs check` and the source-facts test.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from browsing import chromium, playwright_session, site_url, visit  # noqa: F401 - fixtures for browser tests
+from fixture_facts import FIXTURE_CATALOG
 from sitebuild import build, copy_project
 
 
@@ -27,8 +32,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real catalogue rendered and built strictly once per test session; returns the site folder."""
-    project = copy_project(tmp_path_factory.mktemp("project"))
+    """The fixture catalogue rendered and built strictly once per test session; returns the site folder."""
+    project = copy_project(tmp_path_factory.mktemp("project"), catalog=FIXTURE_CATALOG)
     result = build(project)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "WARNING" not in result.stderr, result.stderr

@@ -13,7 +13,8 @@ BIN = Path(sys.executable).parent
 
 
 def copy_project(dest: Path, catalog: Path | None = None) -> Path:
-    """Copy what a build needs (mkdocs.yml, docs/ hand-written files, overrides/, catalog/) into dest."""
+    """Copy what a build needs (mkdocs.yml, docs/ hand-written files, overrides/, scripts/) into dest, with
+    `catalog` (the real catalog/ when None; tests use tests/fixture-catalog/) as its catalog/."""
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy2(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
     shutil.copytree(ROOT / "overrides", dest / "overrides")

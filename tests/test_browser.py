@@ -13,6 +13,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+import fixture_facts as ff
 from browsing import PAGE_TYPES, SCREENSHOTS, Visit, new_visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
@@ -20,7 +21,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.site]
 SCHEMES = {"light": "default", "dark": "slate"}
 """prefers-color-scheme as the browser reports it -> the Material scheme the page must then show."""
 
-REFUND_OPERATIONS = ["operations/meRefundServerReq/", "operations/meRefundServerReq-v2/"]
+REFUND_PATHS = [p for p in ff.PATHS if p and "refund" in p.lower()]
+REFUND_OPERATIONS = [f"operations/{ff.slug(p, ff.PATHS.index(p) + 1)}/" for p in REFUND_PATHS]
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
@@ -56,6 +58,7 @@ def _search(page: Page, query: str) -> list[str]:
 
 
 def test_search_refund_lists_both_refund_operations(visit: Visit) -> None:
+    assert REFUND_OPERATIONS == ["operations/fakeRefundSend/", "operations/fakeRefundSend-v2/"]
     results = _search(visit.open(""), "refund")
     for path in REFUND_OPERATIONS:
         assert visit.base + path in results
@@ -63,31 +66,33 @@ def test_search_refund_lists_both_refund_operations(visit: Visit) -> None:
 
 def test_search_mandate_finds_the_mandate_operation(visit: Visit) -> None:
     results = _search(visit.open(""), "mandate")
-    assert visit.base + "operations/mandate-customerIdentity/" in results[:3]
+    assert visit.base + "operations/fake-mandate-holder/" in results[:3]
 
 
 def test_search_for_an_operation_puts_its_page_first(visit: Visit) -> None:
-    results = _search(visit.open(""), "logIntent")
-    assert results and results[0] == visit.base + "operations/logIntent/", results
+    # Search splits camelCase names into words, and every fixture name starts with "fake" (as the plan table
+    # titles do): the words after it are the operation's own, as "log intent" would be for "logIntent".
+    results = _search(visit.open(""), "GadgetPurge")
+    assert results and results[0] == visit.base + "operations/v2-fakeGadgetPurge/", results
     assert not any(r.startswith((visit.base + "matrix/", visit.base + "versions/")) for r in results), results
 
 
 def test_search_plan_entry_name_finds_its_plan_page(visit: Visit) -> None:
-    results = _search(visit.open(""), "UPI_N 3.0.0")
-    assert visit.base + "plans/UPI_N-3.0.0/" in results[:3]
+    results = _search(visit.open(""), "PLAN B")
+    assert visit.base + "plans/PLAN-B/" in results[:3]
 
 
 def test_operations_filter_narrows_the_table(visit: Visit) -> None:
     page = visit.open("operations/")
     rows = page.locator("#operations-table tbody tr")
     total = rows.count()
-    assert total == 23
+    assert total == ff.LISTING_SIZE
     page.fill("#operations-filter", "refund")
     visible = page.locator("#operations-table tbody tr:not([hidden])")
-    expect(visible).to_have_count(2)
+    expect(visible).to_have_count(len(REFUND_PATHS))
     paths = sorted(visible.locator("td:nth-child(3) a").all_inner_texts())
-    assert paths == ["/meRefundServerReq", "/meRefundServerReq/v2"]
-    expect(page.locator(".catalog-filter-count")).to_have_text(f"2 of {total} rows")
+    assert paths == sorted(REFUND_PATHS) == ["/fakeRefundSend", "/fakeRefundSend/v2"]
+    expect(page.locator(".catalog-filter-count")).to_have_text(f"{len(REFUND_PATHS)} of {total} rows")
     page.fill("#operations-filter", "")
     expect(visible).to_have_count(total)
 
@@ -96,22 +101,23 @@ def test_any_pair_compare_page_shows_the_diff_for_two_chosen_labels(visit: Visit
     # Contract of /compare/: a form with two <select>s (from, to) whose options are the version labels,
     # and a result area (an <output>, an aria-live region, #compare-result or [data-compare-result])
     # that shows the changes between the chosen labels: the same ones the static pair page lists.
-    static = visit.open("compare/UPI_N-1.0.1...UPI_N-1.1.0/")
+    static = visit.open("compare/FAKE-1.0...FAKE-1.1/")
     changes = static.locator("#changed-close-unlimited").locator("xpath=following::table[1]")
     changed_paths = changes.locator("td:nth-child(2) a").all_inner_texts()
-    assert len(changed_paths) == 22
+    expected = [ff.PATHS[position - 1] or f"Entry {position}" for _, position, _, _ in ff.changes("FAKE 1.0", "FAKE 1.1")]
+    assert changed_paths == expected and len(expected) == 5
     page = visit.open("compare/")
     selects = page.locator("article form select")
     if selects.count() < 2:
         # The any-pair form is being built in another branch (issue 4); this test runs once it is merged.
         pytest.skip("/compare/ has no two-select form yet")
-    selects.nth(0).select_option(label="UPI_N 1.0.1")
-    selects.nth(1).select_option(label="UPI_N 1.1.0")
+    selects.nth(0).select_option(label="FAKE 1.0")
+    selects.nth(1).select_option(label="FAKE 1.1")
     button = page.locator("article form button, article form [type=submit]")
     if button.count():
         button.first.click()
     result = page.locator("article output, article [aria-live], #compare-result, [data-compare-result]").last
-    expect(result).to_contain_text("UPI_N 3.0.0")
+    expect(result).to_contain_text("PLAN B")  # the plan entry FAKE 1.1 no longer lists
     text = result.inner_text()
     missing = [p for p in changed_paths if p not in text]
     assert not missing, f"the any-pair result does not list these changed operations: {missing}"
@@ -135,11 +141,11 @@ def test_theme_toggle_switches_and_is_remembered(visit: Visit) -> None:
 
 def test_copy_button_copies_the_operation_path(visit: Visit) -> None:
     visit.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=visit.base.rstrip("/"))
-    page = visit.open("operations/meRefundServerReq/")
+    page = visit.open("operations/fakeRefundSend-v2/")
     block = page.locator(".catalog-path")
     block.hover()
     block.get_by_title("Copy to clipboard").click()
-    assert page.evaluate("navigator.clipboard.readText()").strip() == "/meRefundServerReq"
+    assert page.evaluate("navigator.clipboard.readText()").strip() == "/fakeRefundSend/v2"
 
 
 def test_keyboard_alone_reaches_the_search_and_the_main_content(visit: Visit) -> None:

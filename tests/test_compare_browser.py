@@ -8,6 +8,7 @@ import pytest
 
 from playwright.sync_api import Page
 
+import fixture_facts as ff
 from browsing import Visit
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
@@ -32,24 +33,25 @@ def test_the_default_pair_is_drawn_on_load(page, base_url: str) -> None:  # noqa
     page.goto(base_url + "compare/")
     page.wait_for_selector("#catalog-compare-result table")
     result = page.locator("#catalog-compare-result")
-    assert result.locator("h3").inner_text() == "UPI_N 1.0.1 → UPI_N 1.1.0"
+    assert result.locator("h3").inner_text() == "FAKE 1.0 → FAKE 1.1"
     changed = result.locator("table").nth(1).locator("tbody tr")
-    assert changed.count() == 22
-    assert result.locator("table").nth(1).locator(".lock.lock-unlimited").count() == 22
-    assert "/transactionStatusQuery" not in result.inner_text()
+    assert changed.count() == len(ff.changes("FAKE 1.0", "FAKE 1.1")) == 5  # all close -> unlimited
+    assert result.locator("table").nth(1).locator(".lock.lock-unlimited").count() == 5
+    assert "/fakeWidgetList" not in result.inner_text()  # unchanged under PLAN A
     assert "not listed" in result.locator(".not-listed").first.inner_text()
-    assert page.get_by_label("From", exact=True).input_value() == "UPI_N 1.0.1"
+    assert page.get_by_label("From", exact=True).input_value() == "FAKE 1.0"
     assert page.errors == []
 
 
 def test_two_plan_entries_and_a_mismatched_pair(page, base_url: str) -> None:  # noqa: ANN001
     page.goto(base_url + "compare/")
-    page.get_by_label("From", exact=True).select_option("UPI_N 1.0.1:UPI_N 1.0.0")
-    page.get_by_label("To", exact=True).select_option("UPI_N 1.0.1:UPI_N 3.0.0")
+    page.get_by_label("From", exact=True).select_option("FAKE 1.0:PLAN A")
+    page.get_by_label("To", exact=True).select_option("FAKE 1.0:PLAN B")
     page.get_by_role("button", name="Compare").click()
-    page.wait_for_function("document.querySelector('#catalog-compare-result h3').textContent.includes('3.0.0')")
-    assert page.locator("#catalog-compare-result table").nth(1).locator("tbody tr").count() == 23
-    page.get_by_label("To", exact=True).select_option("UPI_N 1.1.0")
+    page.wait_for_function("document.querySelector('#catalog-compare-result h3').textContent.includes('PLAN B')")
+    # PLAN A is close and PLAN B unlimited everywhere under FAKE 1.0: every listing entry differs.
+    assert page.locator("#catalog-compare-result table").nth(1).locator("tbody tr").count() == ff.LISTING_SIZE
+    page.get_by_label("To", exact=True).select_option("FAKE 1.1")
     page.get_by_role("button", name="Compare").click()
     alert = page.get_by_role("alert")
     assert "compare a label with a label" in alert.inner_text()
@@ -61,5 +63,6 @@ def test_the_form_works_when_reached_by_a_link(page, base_url: str) -> None:  # 
     page.goto(base_url)
     page.get_by_role("link", name="Compare", exact=True).first.click()
     page.wait_for_selector("#catalog-compare-result table")
-    assert page.locator("#catalog-compare-result .lock-unlimited").count() == 23
+    # the summary's "close → unlimited" row and the five changes of FAKE 1.0 -> FAKE 1.1
+    assert page.locator("#catalog-compare-result .lock-unlimited").count() == 1 + 5
     assert page.errors == []

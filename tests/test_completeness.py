@@ -2,6 +2,7 @@
 generated page (and every built HTML page) belongs to exactly one of them or to one fixed index page.
 
 The mapping from a generated path back to a model object is the README's URL scheme read backwards.
+Everything here runs on the fixture catalogue (tests/fixture-catalog/), never on the real one.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
+import fixture_facts as ff
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.model import Catalog
 from catalog_docs.render import PAGE_ROWS, render_pages, rows_per_page
 from catalog_docs.validate import load_catalog
-from sitebuild import ROOT
 
 FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versions index",
          "plans/index.md": "plans index", "compare/index.md": "compare index",
@@ -92,32 +93,32 @@ def assert_complete(files: dict[str, str] | list[str], catalog: Catalog) -> None
     assert got == want, f"missing pages: {sorted((want - got).elements())}; extra pages: {sorted((got - want).elements())}"
 
 
-def test_real_catalogue_every_object_has_exactly_one_page() -> None:
-    catalog = load_catalog(ROOT / "catalog")
+def test_fixture_catalogue_every_object_has_exactly_one_page() -> None:
+    catalog = load_catalog(ff.FIXTURE_CATALOG)
     files = render_pages(catalog)
     assert_complete(files, catalog)
-    # The counts of the source, so the test cannot pass with an empty model.
-    assert len([f for f in files if f.startswith("operations/") and f != "operations/index.md"]) == 23
-    assert len([f for f in files if f.startswith("versions/") and f != "versions/index.md"]) == 2
-    assert len([f for f in files if f.startswith("plans/") and f != "plans/index.md"]) == 2
-    assert len([f for f in files if f.startswith("compare/") and f != "compare/index.md"]) == 1
+    # The counts of the fixture, so the test cannot pass with an empty model.
+    assert len([f for f in files if f.startswith("operations/") and f != "operations/index.md"]) == ff.LISTING_SIZE
+    assert len([f for f in files if f.startswith("versions/") and f != "versions/index.md"]) == len(ff.LABELS)
+    assert len([f for f in files if f.startswith("plans/") and f != "plans/index.md"]) == len(ff.PLAN_NAMES)
+    assert len([f for f in files if f.startswith("compare/") and f != "compare/index.md"]) == len(ff.PAIRS)
 
 
 def _grow(catalog_dir: Path, extra: int) -> None:
-    """Add `extra` listing entries with fake paths (/fakeOp-N) after the real ones, with a value in every plan."""
+    """Add `extra` listing entries with fake paths (/fakeOp-N) after the fixture's, with a value in every plan."""
     listing = catalog_dir / "listing.yaml"
     text = listing.read_text(encoding="utf-8")
     n = text.count("  - position: ")
     lines = [text.rstrip("\n")]
     for i in range(n + 1, n + extra + 1):
         lines += [f"  - position: {i}", "    method: POST", f"    path: /fakeOp-{i}",
-                  "    version_marker: {at: none}", "    area: {id: refunds, inferred: true}", '    source: "§4"']
+                  "    version_marker: {at: none}", "    area: {id: fake-refunds, inferred: true}", '    source: "§4"']
     listing.write_text("\n".join(lines) + "\n", encoding="utf-8")
     for version in sorted((catalog_dir / "versions").glob("*.yaml")):
         out = []
         for line in version.read_text(encoding="utf-8").splitlines():
             out.append(line)
-            if line.strip().startswith("entry-23:"):
+            if line.strip().startswith(f"{ff.PATHS[-1]}:"):  # after the value of the last listing entry
                 indent = line[: len(line) - len(line.lstrip())]
                 out += [f"{indent}/fakeOp-{i}: close" for i in range(n + 1, n + extra + 1)]
         version.write_text("\n".join(out) + "\n", encoding="utf-8")
@@ -125,20 +126,20 @@ def _grow(catalog_dir: Path, extra: int) -> None:
 
 def test_a_long_listing_splits_tables_and_still_maps_one_to_one(tmp_path: Path) -> None:
     catalog_dir = tmp_path / "catalog"
-    shutil.copytree(ROOT / "catalog", catalog_dir)
-    _grow(catalog_dir, PAGE_ROWS + 10 - 23)
+    shutil.copytree(ff.FIXTURE_CATALOG, catalog_dir)
+    _grow(catalog_dir, PAGE_ROWS + 10 - ff.LISTING_SIZE)
     catalog = load_catalog(catalog_dir)
     assert len(catalog.entries) == PAGE_ROWS + 10
     files = render_pages(catalog)
     assert "operations/page-2.md" in files and "matrix/page-2.md" in files
-    assert "versions/UPI_N-1.0.1/page-2.md" in files and "plans/UPI_N-1.0.0/page-2.md" in files
-    assert "operations/page-3.md" not in files and "versions/UPI_N-1.0.1/page-3.md" not in files
+    assert "versions/FAKE-1.0/page-2.md" in files and "plans/PLAN-A/page-2.md" in files
+    assert "operations/page-3.md" not in files and "versions/FAKE-1.0/page-3.md" not in files
     assert_complete(files, catalog)
 
 
 @pytest.mark.site
 def test_every_built_page_belongs_to_one_generated_or_hand_written_page(built_site: Path) -> None:
-    catalog = load_catalog(ROOT / "catalog")
+    catalog = load_catalog(ff.FIXTURE_CATALOG)
     files = render_pages(catalog)
     expected_html = {"404.html"}
     for rel in files:
@@ -154,7 +155,7 @@ def test_every_built_page_belongs_to_one_generated_or_hand_written_page(built_si
 
 def _catalogue_with(tmp_path: Path, replacements: dict[str, tuple[str, str]]) -> Path:
     catalog_dir = tmp_path / "catalog"
-    shutil.copytree(ROOT / "catalog", catalog_dir)
+    shutil.copytree(ff.FIXTURE_CATALOG, catalog_dir)
     for rel, (old, new) in replacements.items():
         f = catalog_dir / rel
         text = f.read_text(encoding="utf-8")
@@ -169,9 +170,8 @@ def test_a_path_whose_slug_is_a_table_page_is_refused_with_its_place(tmp_path: P
                                                                       refused: bool) -> None:
     # /index would become operations/index.md and replace the operations table without a word.
     catalog_dir = _catalogue_with(tmp_path, {
-        "listing.yaml": ("path: /logIntent\n", f"path: {fake_path}\n"),
-        "versions/UPI_N-1.0.1.yaml": ("/logIntent:", f"{fake_path}:"),
-        "versions/UPI_N-1.1.0.yaml": ("/logIntent:", f"{fake_path}:"),
+        "listing.yaml": ("path: /fakeWidgetList\n", f"path: {fake_path}\n"),
+        **{f"versions/{slug}.yaml": ("/fakeWidgetList:", f"{fake_path}:") for slug in ff.LABEL_SLUGS.values()},
     })
     if not refused:
         # page-1 is never a table page (the first page is index), so it is an ordinary operation page.
@@ -187,8 +187,8 @@ def test_a_path_whose_slug_is_a_table_page_is_refused_with_its_place(tmp_path: P
 @pytest.mark.parametrize("name", ["index", "Index"])
 def test_a_plan_entry_named_index_is_refused_with_its_place(tmp_path: Path, name: str) -> None:
     catalog_dir = _catalogue_with(tmp_path, {
-        "service.yaml": ("  - UPI_N 3.0.0\n", f"  - {name}\n"),
-        "versions/UPI_N-1.0.1.yaml": ("  UPI_N 3.0.0:\n", f"  {name}:\n"),
+        "service.yaml": ("  - PLAN B\n", f"  - {name}\n"),
+        "versions/FAKE-1.0.yaml": ("  PLAN B:\n", f"  {name}:\n"),
     })
     with pytest.raises(CatalogInvalid) as exc:
         load_catalog(catalog_dir)
@@ -198,7 +198,7 @@ def test_a_plan_entry_named_index_is_refused_with_its_place(tmp_path: Path, name
 
 def test_the_render_still_refuses_two_pages_at_one_path(tmp_path: Path) -> None:
     """Behind the validator, the render itself never lets one page silently replace another."""
-    catalog = load_catalog(ROOT / "catalog")
+    catalog = load_catalog(ff.FIXTURE_CATALOG)
     entries = list(catalog.entries)
     entries[0] = dataclasses.replace(entries[0], slug="index")
     with pytest.raises(CatalogDocsError, match=r"docs/operations/index\.md"):

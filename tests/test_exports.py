@@ -1,4 +1,7 @@
-"""Exports: catalog.json, the lock-matrix CSV (round-trips to the model) and a valid OpenAPI 3.1 document."""
+"""Exports: catalog.json, the lock-matrix CSV (round-trips to the model) and a valid OpenAPI 3.1 document.
+
+They run on the fixture catalogue (tests/fixture-catalog/) and the fake catalogues, never on the real one.
+"""
 
 from __future__ import annotations
 
@@ -14,15 +17,16 @@ from catalog_docs.export import catalog_data, export_text, lock_matrix_csv, open
 from catalog_docs.model import Catalog
 from catalog_docs.render import render_pages
 from catalog_docs.validate import load_catalog
+import fixture_facts as ff
 from fake_catalogs import FAKE_SPECS, write_catalog
 
-ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = ff.FIXTURE_CATALOG
 
 
-@pytest.fixture(scope="module", params=["real", *FAKE_SPECS])
+@pytest.fixture(scope="module", params=["fixture", *FAKE_SPECS])
 def catalog(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Catalog:
-    if request.param == "real":
-        return load_catalog(ROOT / "catalog")
+    if request.param == "fixture":
+        return load_catalog(FIXTURE)
     return load_catalog(write_catalog(tmp_path_factory.mktemp("fake") / "catalog", FAKE_SPECS[request.param]))
 
 
@@ -32,12 +36,16 @@ def test_lock_matrix_round_trips_to_the_model(catalog: Catalog) -> None:
     assert back["values"] == {(v.label, p.name): p.values for v in catalog.versions for p in v.plans}
 
 
-def test_lock_matrix_shape_for_the_real_catalogue() -> None:
-    lines = lock_matrix_csv(load_catalog(ROOT / "catalog")).splitlines()
-    assert lines[0] == "position,method,path,UPI_N 1.0.1:UPI_N 1.0.0,UPI_N 1.0.1:UPI_N 3.0.0,UPI_N 1.1.0:UPI_N 1.0.0"
-    assert len(lines) == 1 + 23
-    assert lines[12] == "12,POST,/transactionStatusQuery,close,unlimited,close"
-    assert lines[23] == "23,POST,,close,unlimited,unlimited"  # the entry without a path
+def test_lock_matrix_shape_for_the_fixture_catalogue() -> None:
+    lines = lock_matrix_csv(load_catalog(FIXTURE)).splitlines()
+    assert lines[0] == ("position,method,path,FAKE 1.0:PLAN A,FAKE 1.0:PLAN B,FAKE 1.1:PLAN A,FAKE 2.0:PLAN A,"
+                        "FAKE 2.0:PLAN C")
+    assert len(lines) == 1 + ff.LISTING_SIZE
+    for position, line in enumerate(lines[1:], start=1):
+        path = ff.PATHS[position - 1] or ""
+        assert line == ",".join([str(position), "POST", path] + [ff.value(lb, p, position) for lb, p in ff.columns()])
+    assert lines[2] == "2,POST,/fakeWidgetList,close,unlimited,close,close,unlimited"
+    assert lines[7] == "7,POST,,close,unlimited,close,close,close"  # the entry without a path
 
 
 def test_openapi_is_valid_and_invents_nothing(catalog: Catalog) -> None:
@@ -68,28 +76,28 @@ def test_openapi_carries_every_lock_value(catalog: Catalog) -> None:
     assert [v["label"] for v in doc["x-catalog"]["version_labels"]] == [v.label for v in catalog.versions]
 
 
-def test_real_catalogue_openapi_has_22_paths_and_entry_23_in_the_extension() -> None:
-    doc = openapi_data(load_catalog(ROOT / "catalog"))
-    assert len(doc["paths"]) == 22
+def test_fixture_openapi_has_its_paths_and_the_pathless_entry_in_the_extension() -> None:
+    doc = openapi_data(load_catalog(FIXTURE))
+    assert len(doc["paths"]) == ff.DISTINCT_PATHS == 7
     [entry] = doc["x-catalog"]["entries_without_path"]
-    assert entry["position"] == 23 and entry["path"] is None
-    assert entry["locks"]["UPI_N 1.1.0"] == {"UPI_N 1.0.0": "unlimited"}
+    assert entry["position"] == 7 and entry["path"] is None
+    assert entry["locks"]["FAKE 1.1"] == {"PLAN A": "close"}
+    assert entry["locks"]["FAKE 2.0"] == {"PLAN A": "close", "PLAN C": "close"}
 
 
 def test_export_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    real = ROOT / "catalog"
-    assert cli.main(["export", "--format", "json", "--catalog", str(real)]) == 0
-    assert json.loads(capsys.readouterr().out) == catalog_data(load_catalog(real))
+    assert cli.main(["export", "--format", "json", "--catalog", str(FIXTURE)]) == 0
+    assert json.loads(capsys.readouterr().out) == catalog_data(load_catalog(FIXTURE))
     out = tmp_path / "matrix.csv"
-    assert cli.main(["export", "--format", "csv", "--out", str(out), "--catalog", str(real)]) == 0
-    assert out.read_text(encoding="utf-8") == lock_matrix_csv(load_catalog(real))
+    assert cli.main(["export", "--format", "csv", "--out", str(out), "--catalog", str(FIXTURE)]) == 0
+    assert out.read_text(encoding="utf-8") == lock_matrix_csv(load_catalog(FIXTURE))
     assert cli.main(["export", "--format", "openapi", "--out", str(tmp_path / "missing" / "x.yaml"),
-                     "--catalog", str(real)]) == 2
+                     "--catalog", str(FIXTURE)]) == 2
     assert "cannot write" in capsys.readouterr().err
 
 
 def test_downloads_are_published_with_the_site() -> None:
-    catalog = load_catalog(ROOT / "catalog")
+    catalog = load_catalog(FIXTURE)
     files = render_pages(catalog)
     for name, fmt in (("catalog.json", "json"), ("lock-matrix.csv", "csv"), ("openapi.yaml", "openapi")):
         assert files[f"downloads/{name}"] == export_text(catalog, fmt)

@@ -2,7 +2,7 @@
 
 Asserts the deterministic parts: accessibility, best practices and SEO at 100, no request leaving the
 origin, and the first-load transfer budget. Performance varies with the machine: `make lighthouse`
-reports it.
+reports it. The tests measure the fixture site (tests/fixture-catalog/); `make lighthouse` the real one.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 
 from catalog_docs.lighthouse import TRANSFER_BUDGET, PageResult, page_types, run_all
 from catalog_docs.validate import load_catalog
+from fixture_facts import FIXTURE_CATALOG
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.browser, pytest.mark.site]
@@ -21,11 +22,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.site]
 @pytest.fixture(scope="module")
 def lighthouse(built_site: Path) -> dict[str, PageResult]:
     out = ROOT / "test-artifacts" / "lighthouse"
-    results = run_all(built_site, load_catalog(ROOT / "catalog"), out)
+    results = run_all(built_site, load_catalog(FIXTURE_CATALOG), out)
     return {r.page_type: r for r in results}
 
 
-PAGE_TYPES = list(page_types(load_catalog(ROOT / "catalog")))
+PAGE_TYPES = list(page_types(load_catalog(FIXTURE_CATALOG)))
 
 
 def test_every_page_type_is_measured(lighthouse: dict[str, PageResult]) -> None:

@@ -1,7 +1,11 @@
-"""Snapshot tests: every file the renderer makes from the real catalogue, compared with a stored copy.
+"""Snapshot tests: every file the renderer makes from the fixture catalogue, compared with a stored copy.
 
-Each snapshot in tests/snapshots/ is named after the page it holds (`operations/getAccList.md` is
-`operations__getAccList.md`) and opens with one line naming the inputs that made it: the catalogue and
+The fixture (tests/fixture-catalog/, obviously fake) has every feature a page can show: several labels and
+plan entries, plan entries dropped and added, markers, inferred and missing areas, an entry without a path.
+Snapshots of it change when a template changes, never when the real catalog/ is edited.
+
+Each snapshot in tests/snapshots/ is named after the page it holds (`operations/fakeWidgetList.md` is
+`operations__fakeWidgetList.md`) and opens with one line naming the inputs that made it: the catalogue and
 the template (with the templates it imports). The rest of the file is the page exactly as rendered.
 
 Regenerate with ``pytest tests/test_render_snapshots.py --update-snapshots`` and read the diff as a
@@ -20,6 +24,7 @@ from jinja2 import meta
 
 from catalog_docs.render import _environment, render_pages
 from catalog_docs.validate import load_catalog
+from fixture_facts import FIXTURE_CATALOG
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
@@ -71,7 +76,7 @@ def header(rel: str) -> str:
     template = template_for(rel)
     uses = " + ".join([f"templates/{template}" if template.endswith(".j2") else template]
                       + [f"templates/{t}" for t in _imports(template)])
-    return (f"<!-- snapshot of docs/{rel} | inputs: catalog/ (the real catalogue), {uses} | "
+    return (f"<!-- snapshot of docs/{rel} | inputs: tests/fixture-catalog/ (the fixture catalogue), {uses} | "
             f"regenerate: pytest tests/test_render_snapshots.py --update-snapshots -->\n")
 
 
@@ -82,7 +87,7 @@ def snapshot_name(rel: str) -> str:
 
 @cache
 def rendered() -> dict[str, str]:
-    return render_pages(load_catalog(ROOT / "catalog"))
+    return render_pages(load_catalog(FIXTURE_CATALOG))
 
 
 PAGES = sorted(rendered())

@@ -1,8 +1,9 @@
-"""End to end: the real catalogue built into a site; every permalink of the README exists and shows the
-right values, read from the built HTML.
+"""End to end: the fixture catalogue (tests/fixture-catalog/) built into a site; every permalink of the
+README exists and shows the right values, read from the built HTML.
 
-The expected values come from the source document (§4, §8, §9) where the issue names them, and from the
-validated model for the rest, so a page that drops, invents or misplaces a value fails.
+The expected values come from tests/fixture_facts.py (the fixture restated by hand) where a test names
+them, and from the validated model for the rest, so a page that drops, invents or misplaces a value fails.
+The real catalogue is never read here: editing catalog/ cannot break these tests.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
+import fixture_facts as ff
 from catalog_docs.model import Catalog, ListingEntry
 from catalog_docs.validate import load_catalog
 from htmltree import Node, content, parse_file, table_rows
-from sitebuild import ROOT
 
 pytestmark = pytest.mark.site
 
@@ -27,7 +28,7 @@ ORIGIN = "http://127.0.0.1:8000"  # site_url of mkdocs.yml when SITE_URL is not 
 
 @cache
 def catalog() -> Catalog:
-    return load_catalog(ROOT / "catalog")
+    return load_catalog(ff.FIXTURE_CATALOG)
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,7 @@ def site(built_site: Path) -> Path:
 
 
 def html_file(site: Path, url: str) -> Path:
-    """The built file behind a site URL such as `/operations/getAccList/`."""
+    """The built file behind a site URL such as `/operations/fakeWidgetList/`."""
     path = site / unquote(url).lstrip("/")
     return path / "index.html" if url.endswith("/") else path
 
@@ -84,7 +85,7 @@ def values_by_position(plan_values: tuple[str, ...]) -> dict[int, str]:
 
 
 def all_urls() -> list[str]:
-    """Every permalink of the README's URL scheme for the real catalogue."""
+    """Every permalink of the README's URL scheme for the fixture catalogue."""
     cat = catalog()
     urls = ["/", "/operations/", "/versions/", "/plans/", "/compare/", "/matrix/", "/not-shown/", "/legend/",
             "/downloads/catalog.json"]
@@ -99,11 +100,11 @@ def all_urls() -> list[str]:
 
 def test_slugs_follow_the_documented_scheme() -> None:
     slugs = {e.path: e.slug for e in catalog().entries}
-    assert slugs["/meRefundServerReq/v2"] == "meRefundServerReq-v2"
-    assert slugs["/v1/getSpamVPAList"] == "v1-getSpamVPAList"
-    assert slugs[None] == "entry-23"
-    assert [v.slug for v in catalog().versions] == ["UPI_N-1.0.1", "UPI_N-1.1.0"]
-    assert "/compare/UPI_N-1.0.1...UPI_N-1.1.0/" in all_urls()
+    for path, slug in ff.SLUGS.items():
+        assert slugs[path] == slug, path
+    assert [v.slug for v in catalog().versions] == ["FAKE-1.0", "FAKE-1.1", "FAKE-2.0"]
+    assert "/compare/FAKE-1.0...FAKE-1.1/" in all_urls() and "/compare/FAKE-1.1...FAKE-2.0/" in all_urls()
+    assert len(all_urls()) == 9 + ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS)
 
 
 @pytest.mark.parametrize("url", all_urls())
@@ -142,24 +143,24 @@ def test_every_link_on_every_page_resolves(site: Path) -> None:
 
 # --- home --------------------------------------------------------------------------------------------
 
-def test_home_gives_the_counts_of_the_source(site: Path) -> None:
+def test_home_gives_the_counts_of_the_catalogue(site: Path) -> None:
     home = page(site, "/")
     counts = as_dicts(table_with_header(home, "Listing entries"))[0]
-    # §4: 22 distinct paths, 23 listing entries; §9: two version labels.
-    assert counts["Listing entries"].text() == "23"
-    assert counts["Distinct paths"].text() == "22"
-    assert counts["Version labels"].text() == "2"
-    assert counts["Plan entries"].text() == "2"
+    assert counts["Listing entries"].text() == str(ff.LISTING_SIZE)
+    assert counts["Distinct paths"].text() == str(ff.DISTINCT_PATHS)
+    assert counts["Version labels"].text() == str(len(ff.LABELS))
+    assert counts["Plan entries"].text() == str(len(ff.PLAN_NAMES))
 
 
 def test_home_lists_the_areas_and_where_to_start(site: Path) -> None:
     home = page(site, "/")
     areas = {row["Area"].text(): int(row["Operations (inferred)"].text()) for row in as_dicts(table_with_header(home, "Area"))}
-    assert list(areas) == [a.name for a in catalog().service.areas]
-    assert sum(areas.values()) == sum(1 for e in catalog().entries if e.area is not None)
+    assert list(areas) == list(ff.AREAS.values())
+    assert areas == {name: ff.AREA_OF.count(aid) for aid, name in ff.AREAS.items()}
     text = home.text()
     assert "Where to start" in text
-    assert "Entry 23 has no path in the source" in text
+    [pathless] = ff.PATHLESS
+    assert f"Entry {pathless} has no path in the source" in text
     hrefs = {a.attrs.get("href") for a in home.find_all("a")}
     for target in ("operations/", "plans/", "compare/", "matrix/", "not-shown/", "downloads/catalog.json"):
         assert target in hrefs, f"home does not link to {target}"
@@ -179,6 +180,9 @@ def test_operations_index_has_every_entry_and_every_column(site: Path) -> None:
         assert row["Path"].find("a").attrs["href"] == f"{entry.slug}/"
         if entry.area:
             assert row["Area (inferred)"].text() == entry.area.name
+        elif entry.path:
+            assert row["Area (inferred)"].text() == "no area inferred"  # our guess found none: not a gap of the source
+            assert not row["Area (inferred)"].find_all("span", cls="not-shown")
         else:
             assert row["Area (inferred)"].find("span", cls="not-shown")
         for v, p in columns:
@@ -195,27 +199,31 @@ def entry_by_path(path: str | None) -> ListingEntry:
     return next(e for e in catalog().entries if e.path == path)
 
 
-def test_transaction_status_query_stays_close_under_both_labels(site: Path) -> None:
-    # §8: under UPI_N 1.1.0 only /transactionStatusQuery keeps `close` in plan entry UPI_N 1.0.0.
-    history = operation_history(site, entry_by_path("/transactionStatusQuery"))
-    assert lock_text(history["UPI_N 1.0.1"]["UPI_N 1.0.0"]) == "close"
-    assert lock_text(history["UPI_N 1.1.0"]["UPI_N 1.0.0"]) == "close"
-    assert not is_changed(history["UPI_N 1.1.0"]["UPI_N 1.0.0"])
-    assert lock_text(history["UPI_N 1.0.1"]["UPI_N 3.0.0"]) == "unlimited"
-    assert lock_text(history["UPI_N 1.1.0"]["UPI_N 3.0.0"]) == "not listed"
+def test_widget_list_stays_close_in_plan_a_and_shows_plans_not_listed(site: Path) -> None:
+    # In the fixture, /fakeWidgetList keeps `close` in PLAN A under every label.
+    history = operation_history(site, entry_by_path("/fakeWidgetList"))
+    for label in ff.LABELS:
+        assert lock_text(history[label]["PLAN A"]) == "close"
+        assert not is_changed(history[label]["PLAN A"])
+    assert lock_text(history["FAKE 1.0"]["PLAN B"]) == "unlimited"
+    assert lock_text(history["FAKE 1.1"]["PLAN B"]) == "not listed"
+    assert lock_text(history["FAKE 1.0"]["PLAN C"]) == "not listed"
+    assert lock_text(history["FAKE 2.0"]["PLAN C"]) == "unlimited"
 
 
-def test_get_acc_list_changes_from_close_to_unlimited(site: Path) -> None:
-    history = operation_history(site, entry_by_path("/getAccList"))
-    assert lock_text(history["UPI_N 1.0.1"]["UPI_N 1.0.0"]) == "close"
-    assert not is_changed(history["UPI_N 1.0.1"]["UPI_N 1.0.0"])
-    cell = history["UPI_N 1.1.0"]["UPI_N 1.0.0"]
+def test_gadget_purge_changes_one_way_then_back(site: Path) -> None:
+    history = operation_history(site, entry_by_path("/v2/fakeGadgetPurge"))
+    assert lock_text(history["FAKE 1.0"]["PLAN A"]) == "close"
+    assert not is_changed(history["FAKE 1.0"]["PLAN A"])
+    cell = history["FAKE 1.1"]["PLAN A"]
     assert lock_text(cell) == "unlimited"
     assert is_changed(cell)
     assert "changed from close" in cell.text()
+    back = history["FAKE 2.0"]["PLAN A"]
+    assert lock_text(back) == "close" and is_changed(back) and "changed from unlimited" in back.text()
 
 
-@pytest.mark.parametrize("position", range(1, 24))
+@pytest.mark.parametrize("position", range(1, ff.LISTING_SIZE + 1))
 def test_each_operation_page_shows_its_facts_and_history(site: Path, position: int) -> None:
     cat = catalog()
     entry = cat.entries[position - 1]
@@ -223,20 +231,23 @@ def test_each_operation_page_shows_its_facts_and_history(site: Path, position: i
     assert root.find("h1").text().rstrip("¶") == f"POST {entry.title}"
     facts = {row["Fact"].text(): row["Value"] for row in as_dicts(table_with_header(root, "Fact"))}
     assert facts["Method"].text() == "POST"
-    assert facts["Listing position"].text().startswith(f"{position} of 23")
+    assert facts["Listing position"].text().startswith(f"{position} of {ff.LISTING_SIZE}")
     if entry.path:
         assert facts["Path"].text() == entry.path
         assert facts["URL template"].find("code").text() == "{base_url}" + entry.path
         assert facts["URL template"].find("span", cls="not-shown"), "the base URL is not shown in the source"
         assert entry.path in [c.text() for c in root.find_all("code")], "the path is in a copyable code block"
-        assert entry.area is not None
-        assert facts["Area"].text() == f"{entry.area.name} inferred"
-        assert facts["Area"].find("span", cls="inferred")
+        area = ff.AREA_OF[position - 1]
+        if area is None:
+            assert entry.area is None and facts["Area"].text() == "no area inferred"
+            assert not facts["Area"].find_all("span", cls="inferred")
+        else:
+            assert entry.area is not None and entry.area.id == area
+            assert facts["Area"].text() == f"{ff.AREAS[area]} inferred"
+            assert facts["Area"].find("span", cls="inferred")
     marker = facts["Version marker in path"].text()
-    expected_marker = {"/v1/getSpamVPAList": "v1 at the start of the path", "/v2/mePayServerReqImps":
-                       "v2 at the start of the path", "/meRefundServerReq/v2": "v2 at the end of the path"}
-    if entry.path in expected_marker:
-        assert marker == expected_marker[entry.path]  # §9
+    if entry.path in ff.MARKER_TEXT:
+        assert marker == ff.MARKER_TEXT[entry.path]
     elif entry.path:
         assert marker == "none"
 
@@ -258,8 +269,8 @@ def test_each_operation_page_shows_its_facts_and_history(site: Path, position: i
 
     # Every area the source does not show for an operation, each with its section.
     missing = {row["Topic"].text(): row for row in as_dicts(table_with_header(root, "Topic"))}
-    for topic in ("purpose", "request", "response", "authentication", "errors", "events", "states",
-                  "numeric-limits", "value-meaning"):
+    assert len(missing) == len(cat.not_shown_for(entry))
+    for topic in ff.OPERATION_GAPS:
         item = next(n for n in cat.not_shown if n.id == topic)
         row = missing[item.topic]
         mark = row["Status"].find("span", cls="not-shown")
@@ -269,109 +280,156 @@ def test_each_operation_page_shows_its_facts_and_history(site: Path, position: i
         assert link.text() == item.section
 
 
-def test_entry_23_has_no_path_and_says_so(site: Path) -> None:
-    root = page(site, "/operations/entry-23/")
+def test_the_entry_without_a_path_says_so(site: Path) -> None:
+    root = page(site, "/operations/entry-7/")
     facts = {row["Fact"].text(): row["Value"] for row in as_dicts(table_with_header(root, "Fact"))}
     assert facts["Path"].find("span", cls="not-shown").text() == "not shown"
-    assert facts["Path"].find("a").attrs["href"] == "../../not-shown/#entry-23-path"
+    assert facts["Path"].find("a").attrs["href"] == "../../not-shown/#entry-7-path"
     assert facts["URL template"].find("span", cls="not-shown")
-    assert not any(c.text().startswith("/") for c in root.find_all("code")), "entry 23 must show no path"
+    assert facts["Area"].find("span", cls="not-shown"), "no path, so no name to infer an area from"
+    assert facts["Listing position"].find("a").attrs["href"] == "../../not-shown/#entry-7-position"
+    assert not any(c.text().startswith("/") for c in root.find_all("code")), "entry 7 must show no path"
     assert root.find("div", cls="catalog-path") is None
 
 
 # --- versions and plans -------------------------------------------------------------------------------
 
-def test_versions_index_lists_both_labels_with_their_plan_table(site: Path) -> None:
+def test_versions_index_lists_every_label_with_its_plan_table(site: Path) -> None:
     rows = as_dicts(table_with_header(page(site, "/versions/"), "Version label"))
-    assert [r["Version label"].text() for r in rows] == ["UPI_N 1.0.1", "UPI_N 1.1.0"]
-    assert [r["Plan entries listed"].text() for r in rows] == ["UPI_N 1.0.0, UPI_N 3.0.0", "UPI_N 1.0.0"]  # §9
-    assert {r["Plan table"].text() for r in rows} == {"UPI Plan"}  # §8
-    assert {r["Value column"].text() for r in rows} == {"UPI_Nlock"}
+    assert [r["Version label"].text() for r in rows] == list(ff.LABELS)
+    assert [r["Plan entries listed"].text() for r in rows] == [", ".join(ff.VALUES[label]) for label in ff.LABELS]
+    assert [r["Plan table"].text() for r in rows] == [ff.PLAN_TABLES[label][0] for label in ff.LABELS]
+    assert [r["Value column"].text() for r in rows] == [ff.PLAN_TABLES[label][1] for label in ff.LABELS]
 
 
-def test_version_101_sets_its_two_plan_entries_side_by_side(site: Path) -> None:
-    root = page(site, "/versions/UPI_N-1.0.1/")
+def test_version_10_sets_its_two_plan_entries_side_by_side(site: Path) -> None:
+    root = page(site, "/versions/FAKE-1.0/")
     table = as_dicts(table_with_header(root, "Plan table"))[0]
-    assert table["Plan table"].text() == "UPI Plan" and table["Value column"].text() == "UPI_Nlock"
+    assert (table["Plan table"].text(), table["Value column"].text()) == ff.PLAN_TABLES["FAKE 1.0"]
     rows = as_dicts(table_with_header(root, "#"))
-    assert len(rows) == 23
+    assert len(rows) == ff.LISTING_SIZE
     for row in rows:
-        # §8 rule 1: UPI_N 1.0.0 is close and UPI_N 3.0.0 unlimited for every operation, so every row differs.
-        assert lock_text(row["UPI_N 1.0.0"]) == "close"
-        assert lock_text(row["UPI_N 3.0.0"]) == "unlimited"
+        # In the fixture, PLAN A is close and PLAN B unlimited for every operation under FAKE 1.0: every row differs.
+        assert lock_text(row["PLAN A"]) == "close"
+        assert lock_text(row["PLAN B"]) == "unlimited"
         assert row["Plans differ"].text() == "differs" and is_changed(row["Plans differ"])
-    assert "Plan entries differ on 23 of 23 listing entries." in root.text()
+    assert f"Plan entries differ on {ff.LISTING_SIZE} of {ff.LISTING_SIZE} listing entries." in root.text()
 
 
-def test_version_110_lists_one_plan_entry_and_marks_the_other_not_listed(site: Path) -> None:
-    root = page(site, "/versions/UPI_N-1.1.0/")
+def test_version_20_marks_the_rows_where_its_plan_entries_differ(site: Path) -> None:
+    root = page(site, "/versions/FAKE-2.0/")
     rows = as_dicts(table_with_header(root, "#"))
-    assert list(rows[0]) == ["#", "Operation", "UPI_N 1.0.0"]
-    values = {r["Operation"].text(): lock_text(r["UPI_N 1.0.0"]) for r in rows}
-    assert values.pop("/transactionStatusQuery") == "close"  # §8 rule 2
-    assert set(values.values()) == {"unlimited"} and len(values) == 22
+    assert list(rows[0]) == ["#", "Operation", "PLAN A", "PLAN C", "Plans differ"]
+    a, c = ff.VALUES["FAKE 2.0"]["PLAN A"], ff.VALUES["FAKE 2.0"]["PLAN C"]
+    for row, x, y in zip(rows, a, c, strict=True):
+        assert (lock_text(row["PLAN A"]), lock_text(row["PLAN C"])) == (x, y)
+        assert (row["Plans differ"].text() == "differs") == (x != y) == is_changed(row["Plans differ"])
+    differ = sum(x != y for x, y in zip(a, c))
+    assert 0 < differ < ff.LISTING_SIZE
+    assert f"Plan entries differ on {differ} of {ff.LISTING_SIZE} listing entries." in root.text()
+
+
+def test_version_11_lists_one_plan_entry_and_marks_the_others_not_listed(site: Path) -> None:
+    root = page(site, "/versions/FAKE-1.1/")
+    rows = as_dicts(table_with_header(root, "#"))
+    assert list(rows[0]) == ["#", "Operation", "PLAN A"]
+    values = [lock_text(r["PLAN A"]) for r in rows]
+    assert tuple(values) == ff.VALUES["FAKE 1.1"]["PLAN A"]
+    assert [r["Operation"].text() for r in rows] == [p or f"Entry {i + 1}" for i, p in enumerate(ff.PATHS)]
     unlisted = [p for p in root.find_all("p") if "Not listed under this label" in p.text()]
-    assert unlisted and unlisted[0].find("span", cls="not-listed") and "UPI_N 3.0.0" in unlisted[0].text()
+    assert unlisted and len(unlisted[0].find_all("span", cls="not-listed")) == 2
+    assert "PLAN B" in unlisted[0].text() and "PLAN C" in unlisted[0].text()
 
 
-def test_plan_300_is_not_listed_under_110(site: Path) -> None:
-    root = page(site, "/plans/UPI_N-3.0.0/")
+def test_plan_b_is_not_listed_after_10(site: Path) -> None:
+    root = page(site, "/plans/PLAN-B/")
     rows = as_dicts(table_with_header(root, "#"))
-    assert len(rows) == 23
+    assert len(rows) == ff.LISTING_SIZE
     for row in rows:
-        assert lock_text(row["UPI_N 1.0.1"]) == "unlimited"
-        assert lock_text(row["UPI_N 1.1.0"]) == "not listed"
-        assert not row["UPI_N 1.1.0"].find_all("span", cls="not-shown")
+        assert lock_text(row["FAKE 1.0"]) == "unlimited"
+        for label in ("FAKE 1.1", "FAKE 2.0"):
+            assert lock_text(row[label]) == "not listed"
+            assert not row[label].find_all("span", cls="not-shown")
     items = {li.text().split(":", 1)[0]: li for li in root.find_all("li")}
-    assert "UPI_N 1.1.0" in items["Not listed under"].text()
-    assert "UPI_N 1.0.1" in items["Listed under"].text()
+    assert "FAKE 1.1" in items["Not listed under"].text() and "FAKE 2.0" in items["Not listed under"].text()
+    assert "FAKE 1.0" in items["Listed under"].text()
 
 
-def test_plan_100_follows_its_values_across_labels(site: Path) -> None:
-    rows = as_dicts(table_with_header(page(site, "/plans/UPI_N-1.0.0/"), "#"))
-    for row, entry in zip(rows, catalog().entries):
-        assert lock_text(row["UPI_N 1.0.1"]) == "close"
-        expected = "close" if entry.path == "/transactionStatusQuery" else "unlimited"
-        assert lock_text(row["UPI_N 1.1.0"]) == expected
-        assert is_changed(row["UPI_N 1.1.0"]) == (expected != "close")
+def test_plan_a_follows_its_values_across_labels(site: Path) -> None:
+    rows = as_dicts(table_with_header(page(site, "/plans/PLAN-A/"), "#"))
+    assert len(rows) == ff.LISTING_SIZE
+    for position, row in enumerate(rows, start=1):
+        previous = None
+        for label in ff.LABELS:
+            expected = ff.value(label, "PLAN A", position)
+            assert lock_text(row[label]) == expected
+            assert is_changed(row[label]) == (previous is not None and expected != previous), (position, label)
+            previous = expected
 
 
 # --- compare -------------------------------------------------------------------------------------------
 
-def test_compare_page_summarises_before_listing_changes(site: Path) -> None:
-    root = page(site, "/compare/UPI_N-1.0.1...UPI_N-1.1.0/")
+def _summary_counts(a: str, b: str) -> dict[str, str]:
+    """The summary table of a comparison page as the fixture says it must read: change -> count."""
+    moves: dict[str, int] = {}
+    for _, _, x, y in ff.changes(a, b):
+        moves[f"Values changed {x} → {y}"] = moves.get(f"Values changed {x} → {y}", 0) + 1
+    return {"Plan entries added": str(len(ff.plans_added(a, b))),
+            "Plan entries removed": str(len(ff.plans_removed(a, b))),
+            **{k: str(v) for k, v in sorted(moves.items())},
+            "Values unchanged": str(len(ff.unchanged(a, b)))}
+
+
+@pytest.mark.parametrize(("a", "b"), ff.PAIRS)
+def test_compare_page_summarises_before_listing_changes(site: Path, a: str, b: str) -> None:
+    root = page(site, f"/compare/{ff.LABEL_SLUGS[a]}...{ff.LABEL_SLUGS[b]}/")
     headings = [h.text().rstrip("¶") for h in root.find_all("h2")]
     assert headings.index("Summary") < headings.index("Every change")
     summary = {r["Change"].text(): r for r in as_dicts(table_with_header(root, "Change"))}
-    assert summary["Plan entries added"]["Count"].text() == "0"
-    removed = summary["Plan entries removed"]
-    assert removed["Count"].text() == "1" and "UPI_N 3.0.0" in removed["Detail"].text()  # §9
-    assert summary["Values changed close → unlimited"]["Count"].text() == "22"  # §8 rule 2
-    assert [k for k in summary if k.startswith("Values changed")] == ["Values changed close → unlimited"]
-    assert summary["Values unchanged"]["Count"].text() == "1"
+    assert {k: r["Count"].text() for k, r in summary.items()} == _summary_counts(a, b)
+    for name in ff.plans_removed(a, b):
+        assert name in summary["Plan entries removed"]["Detail"].text()
+    for name in ff.plans_added(a, b):
+        assert name in summary["Plan entries added"]["Detail"].text()
 
 
-def test_compare_page_lists_every_change_with_a_link(site: Path) -> None:
-    root = page(site, "/compare/UPI_N-1.0.1...UPI_N-1.1.0/")
-    rows = as_dicts(table_with_header(root, "#"))  # the first such table: the changes
-    assert len(rows) == 22
-    assert "/transactionStatusQuery" not in [r["Operation"].text() for r in rows]
+def test_the_fixture_comparisons_are_the_ones_the_tests_expect() -> None:
+    # Guards the expectations above against a fixture edit that would make them trivial.
+    assert _summary_counts("FAKE 1.0", "FAKE 1.1") == {
+        "Plan entries added": "0", "Plan entries removed": "1", "Values changed close → unlimited": "5",
+        "Values unchanged": "3"}
+    assert _summary_counts("FAKE 1.1", "FAKE 2.0") == {
+        "Plan entries added": "1", "Plan entries removed": "0", "Values changed close → unlimited": "1",
+        "Values changed unlimited → close": "1", "Values unchanged": "6"}
+
+
+@pytest.mark.parametrize(("a", "b"), ff.PAIRS)
+def test_compare_page_lists_every_change_with_a_link(site: Path, a: str, b: str) -> None:
+    root = page(site, f"/compare/{ff.LABEL_SLUGS[a]}...{ff.LABEL_SLUGS[b]}/")
+    rows = [row for table in root.find_all("table") for row in
+            (as_dicts(table_rows(table)) if table_rows(table)[0][0].text() == "#" else [])
+            if not any(n.tag == "details" for n in table.ancestors())]
+    got = []
     for row in rows:
-        entry = catalog().entries[int(row["#"].text()) - 1]
+        position = int(row["#"].text())
+        entry = catalog().entries[position - 1]
         assert row["Operation"].find("a").attrs["href"] == f"../../operations/{entry.slug}/"
-        assert (lock_text(row["UPI_N 1.0.1"]), lock_text(row["UPI_N 1.1.0"])) == ("close", "unlimited")
-        assert row["Plan entry"].text() == "UPI_N 1.0.0"
+        assert row["Operation"].text() == entry.title
+        got.append((row["Plan entry"].text(), position, lock_text(row[a]), lock_text(row[b])))
+    assert sorted(got) == sorted(ff.changes(a, b))
     # Unchanged rows are folded away in a closed <details>.
     folded = root.find("details")
     assert folded is not None and "open" not in folded.attrs
     unchanged = as_dicts(table_with_header(folded, "#"))
-    assert [(r["Operation"].text(), lock_text(r["Value"])) for r in unchanged] == [("/transactionStatusQuery", "close")]
+    assert [(r["Plan entry"].text(), int(r["#"].text()), lock_text(r["Value"])) for r in unchanged] == \
+        ff.unchanged(a, b)
 
 
 def test_compare_index_links_each_consecutive_pair(site: Path) -> None:
     rows = as_dicts(table_with_header(page(site, "/compare/"), "From"))
-    assert [(r["From"].text(), r["To"].text()) for r in rows] == [("UPI_N 1.0.1", "UPI_N 1.1.0")]
-    assert rows[0]["Values changed"].find("a").attrs["href"] == "UPI_N-1.0.1...UPI_N-1.1.0/"
+    assert [(r["From"].text(), r["To"].text()) for r in rows] == list(ff.PAIRS)
+    for row, (a, b) in zip(rows, ff.PAIRS):
+        assert row["Values changed"].find("a").attrs["href"] == f"{ff.LABEL_SLUGS[a]}...{ff.LABEL_SLUGS[b]}/"
 
 
 # --- matrix, register, legend ---------------------------------------------------------------------------
@@ -412,7 +470,8 @@ def test_every_page_with_lock_values_links_to_the_legend(site: Path) -> None:
         legend = "../" * depth + "legend/" if depth else "legend/"
         assert legend in {a.attrs.get("href") for a in root.find_all("a")}, f"{path} does not link to the legend"
         assert "their meaning" in root.text() or "mean is not shown" in root.text(), f"{path} lacks the legend note"
-    assert pages_with_values >= 23 + 2 + 2 + 1 + 1 + 1
+    # every operation, version, plan and comparison page, the operations table and the matrix
+    assert pages_with_values == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 2
 
 
 def test_every_not_shown_mark_in_a_table_links_to_its_register_item(site: Path) -> None:
@@ -428,7 +487,8 @@ def test_every_not_shown_mark_in_a_table_links_to_its_register_item(site: Path) 
             targets = [a.attrs.get("href", "") for a in cell.find_all("a")]
             ids = {t.split("not-shown/#", 1)[1] for t in targets if "not-shown/#" in t}
             assert ids and ids <= register, f"{path.relative_to(site)}: {cell.text()!r} links to no register item"
-    assert marks >= 23 * 9
+    # Each operation page marks every gap of its own in the not-shown table, and its base URL (or path).
+    assert marks >= sum(len(catalog().not_shown_for(e)) + 1 for e in catalog().entries)
 
 
 def test_not_listed_and_not_shown_look_different(site: Path) -> None:
@@ -442,23 +502,24 @@ def test_not_listed_and_not_shown_look_different(site: Path) -> None:
 def test_catalog_json_has_the_documented_shape(site: Path) -> None:
     data = json.loads((site / "downloads" / "catalog.json").read_text(encoding="utf-8"))
     ops = data["operations"]
-    assert len(ops) == 23
+    assert len(ops) == ff.LISTING_SIZE
     for op in ops:
         assert {"position", "slug", "method", "path", "area"} <= op.keys()
-    assert ops[22]["path"] is None and ops[22]["slug"] == "entry-23"
-    assert ops[19]["path"] == "/meRefundServerReq/v2" and ops[19]["slug"] == "meRefundServerReq-v2"
+    assert [op["path"] for op in ops] == list(ff.PATHS)
+    assert [op["slug"] for op in ops] == [ff.slug(p, i + 1) for i, p in enumerate(ff.PATHS)]
+    assert ops[6]["path"] is None and ops[6]["slug"] == "entry-7"
+    assert ops[4]["path"] == "/fakeRefundSend/v2" and ops[4]["slug"] == "fakeRefundSend-v2"
     versions = {v["label"]: v for v in data["versions"]}
-    assert list(versions) == ["UPI_N 1.0.1", "UPI_N 1.1.0"]
-    for v in versions.values():
+    assert list(versions) == list(ff.LABELS)
+    for label, v in versions.items():
         assert {"label", "slug", "plan_table", "value_column", "plans"} <= v.keys()
-        assert v["plan_table"] == "UPI Plan" and v["value_column"] == "UPI_Nlock"
+        assert (v["plan_table"], v["value_column"]) == ff.PLAN_TABLES[label]
+        assert [p["name"] for p in v["plans"]] == list(ff.VALUES[label])
         for p in v["plans"]:
             assert {"name", "slug", "values"} <= p.keys()
-            assert [x["position"] for x in p["values"]] == list(range(1, 24))
-            assert p["values"][22]["path"] is None
-    plans_110 = {p["name"]: p for p in versions["UPI_N 1.1.0"]["plans"]}
-    assert list(plans_110) == ["UPI_N 1.0.0"]
-    assert [x["value"] for x in plans_110["UPI_N 1.0.0"]["values"] if x["value"] == "close"] == ["close"]
+            assert [x["position"] for x in p["values"]] == list(range(1, ff.LISTING_SIZE + 1))
+            assert [x["path"] for x in p["values"]] == list(ff.PATHS)
+            assert tuple(x["value"] for x in p["values"]) == ff.VALUES[label][p["name"]]
     assert {n["id"] for n in data["not_shown"]} == {n.id for n in catalog().not_shown}
 
 
@@ -506,10 +567,10 @@ def primary_nav_links(path: Path) -> list[str]:
 def test_navigation_does_not_grow_with_the_operations(site: Path) -> None:
     home = primary_nav_links(site / "index.html")
     assert len(home) < 15, home
-    for url in ("/operations/getAccList/", "/operations/entry-23/", "/compare/UPI_N-1.0.1...UPI_N-1.1.0/",
-                "/plans/UPI_N-3.0.0/", "/matrix/"):
+    for url in ("/operations/fakeWidgetList/", "/operations/entry-7/", "/compare/FAKE-1.0...FAKE-1.1/",
+                "/plans/PLAN-B/", "/matrix/"):
         assert len(primary_nav_links(html_file(site, url))) == len(home), url
-    assert not any("operations/getAccList" in href for href in home)
+    assert not any("operations/fakeWidgetList" in href for href in home)
 
 
 def test_operation_pages_are_found_by_search(site: Path) -> None:
@@ -528,15 +589,15 @@ def test_value_tables_stay_out_of_the_search_index(site: Path) -> None:
     for doc in index["docs"]:
         page = doc["location"].split("#", 1)[0]
         by_page[page] = by_page.get(page, "") + " " + doc["title"] + " " + doc["text"]
-    for page in ("operations/", "matrix/", "versions/UPI_N-1.0.1/", "plans/UPI_N-3.0.0/"):
+    for page in ("operations/", "matrix/", "versions/FAKE-1.0/", "plans/PLAN-B/"):
         assert page in by_page, page
         text = by_page[page]
-        assert "/logIntent" not in text and "/getAccList" not in text, (page, text)
+        assert "/fakeWidgetCreate" not in text and "/fakeWidgetList" not in text, (page, text)
         assert text.count("unlimited") <= 1, (page, text)  # the legend note names the value once
-    op = by_page["operations/logIntent/"]
-    assert "/logIntent" in op  # its own facts are indexed
-    assert "UPI_N 1.1.0" not in op  # its history table is not
-    assert "UPI_N 3.0.0" in by_page["plans/UPI_N-3.0.0/"]
+    op = by_page["operations/fakeWidgetCreate/"]
+    assert "/fakeWidgetCreate" in op  # its own facts are indexed
+    assert "FAKE 1.1" not in op  # its history table is not
+    assert "PLAN B" in by_page["plans/PLAN-B/"]
 
 
 def test_theme_features_are_on(site: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 import urllib.error
 import urllib.request
 
+import fixture_facts as ff
 from catalog_docs.static_server import serve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +32,7 @@ def test_search_partial_matches_the_theme_except_the_dialog_name() -> None:
 
 def test_every_page_has_title_and_description(built_site: Path) -> None:
     pages = sorted(built_site.rglob("index.html"))
-    assert len(pages) > 30
+    assert len(pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 8  # the fixture site
     for page in pages:
         html = page.read_text(encoding="utf-8")
         title = re.search(r"<title>(.*?)</title>", html, re.S)
@@ -41,11 +42,12 @@ def test_every_page_has_title_and_description(built_site: Path) -> None:
 
 
 def test_operation_description_names_method_path_and_values(built_site: Path) -> None:
-    html = (built_site / "operations" / "transactionStatusQuery" / "index.html").read_text(encoding="utf-8")
+    html = (built_site / "operations" / "fakeWidgetList" / "index.html").read_text(encoding="utf-8")
     description = re.search(r'<meta name="description" content="([^"]+)"', html).group(1)
-    assert description.startswith("POST /transactionStatusQuery")
-    assert "UPI_N 1.0.1: UPI_N 1.0.0 close, UPI_N 3.0.0 unlimited" in description
-    assert "UPI_N 1.1.0: UPI_N 1.0.0 close" in description
+    assert description.startswith("POST /fakeWidgetList")
+    assert "FAKE 1.0: PLAN A close, PLAN B unlimited" in description
+    assert "FAKE 1.1: PLAN A close" in description
+    assert "FAKE 2.0: PLAN A close, PLAN C unlimited" in description
 
 
 def test_sitemap_lists_every_page_and_404_exists(built_site: Path) -> None:
@@ -53,7 +55,7 @@ def test_sitemap_lists_every_page_and_404_exists(built_site: Path) -> None:
     urls = set(re.findall(r"<loc>(.*?)</loc>", sitemap))
     pages = {p.parent.relative_to(built_site).as_posix() for p in built_site.rglob("index.html")}
     assert len(urls) == len(pages)
-    assert any(u.endswith("/operations/entry-23/") for u in urls)
+    assert any(u.endswith("/operations/entry-7/") for u in urls)
 
 
 def test_unknown_url_gets_the_404_page_with_status_404(built_site: Path) -> None:
