@@ -55,11 +55,13 @@ render: $(SITE_STAMP) ## Render the Markdown pages from the catalogue into docs/
 	$(BIN)/catalog-docs render
 
 # The hook renders before every build and reload; under serve a broken catalogue keeps the last good
-# pages and shows its errors on them, so serve does not stop on a failed render first.
+# pages and shows its errors on them, so serve does not stop on a failed render first. --dirty rebuilds
+# only the pages the render rewrote; --no-strict because a preview that stops on a warning leaves every
+# request waiting (and --dirty itself warns). `make site` stays strict.
 serve: $(SITE_STAMP) ## Render and serve the site on http://HOST:PORT, reloading when catalog/ changes
 	@$(BIN)/python -m catalog_docs.portcheck $(HOST) $(PORT)
 	@mkdir -p docs
-	$(BIN)/mkdocs serve --dev-addr $(HOST):$(PORT)
+	$(BIN)/mkdocs serve --dirty --no-strict --dev-addr $(HOST):$(PORT)
 
 # mkdocs renders through its hook (which skips the render when nothing changed since the last one);
 # Zensical (installed with the test tools) reads mkdocs.yml but runs no hooks, so `catalog-docs render`

@@ -1,0 +1,88 @@
+"""The preview loop under `mkdocs serve`: a broken catalogue keeps the last good pages on the server, with
+its errors shown on every page and in the terminal, instead of failing the build.
+
+mkdocs serve waits, for every request, until a rebuild succeeds: a rebuild that raises leaves every request
+hanging. So while serving, the hook records the errors here and lets the build go on from the pages the
+last good render left in docs/ (a failed render writes nothing). `mkdocs build` still fails.
+
+mkdocs loads the hook file afresh on every rebuild, while this module is imported once per process, so the
+serving state lives here.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BANNER_ID = "catalog-docs-errors"
+_BODY = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class _Session:
+    """What one `mkdocs serve` process knows between rebuilds (mutable: it changes on every rebuild)."""
+
+    serving: bool = False
+    dirty: bool = False
+    errors: tuple[str, ...] = field(default_factory=tuple)
+
+
+_session = _Session()
+
+
+def start(*, command: str, dirty: bool) -> None:
+    """Called once per mkdocs process (on_startup): note whether it serves, and with --dirty."""
+    _session.serving = command == "serve"
+    _session.dirty = dirty
+    _session.errors = ()
+
+
+def serving() -> bool:
+    return _session.serving
+
+
+def errors() -> tuple[str, ...]:
+    return _session.errors
+
+
+def record(lines: list[str], site_dir: Path) -> None:
+    """Remember this rebuild's errors (none after a good render) and tell the terminal.
+
+    When they change under --dirty, the built pages are removed from the served folder, so mkdocs rebuilds
+    every page (each then gains, updates or loses the banner) rather than only the pages the render rewrote.
+    """
+    new = tuple(lines)
+    if new:
+        shown = "\n".join(f"ERROR   -  {line}" for line in new)
+        print(f"ERROR   -  catalog-docs: the catalogue has errors; serving the last good pages, with these "
+              f"errors shown on each:\n{shown}", file=sys.stderr, flush=True)
+    elif _session.errors:
+        print("INFO    -  catalog-docs: the catalogue is valid again; the error banner is gone",
+              file=sys.stderr, flush=True)
+    if new != _session.errors and _session.dirty:
+        for page in site_dir.rglob("*.html"):
+            page.unlink(missing_ok=True)
+    _session.errors = new
+
+
+def banner_html(lines: tuple[str, ...]) -> str:
+    """The banner: every error as `file:line:column: message`, escaped (catalogue text is data)."""
+    items = "".join(f"<li><code>{html.escape(line)}</code></li>" for line in lines)
+    count = "1 error" if len(lines) == 1 else f"{len(lines)} errors"
+    return (f'<div id="{BANNER_ID}" role="alert" style="background:#fde8e8;color:#5c0a0a;'
+            f'border-bottom:3px solid #b3261e;padding:.8rem 1rem;font-size:.8rem;line-height:1.5">'
+            f"<strong>The catalogue has {count}; this preview shows the last good pages.</strong> "
+            f"Fix the file and the page reloads.<ul style=\"margin:.4rem 0 0 1.2rem\">{items}</ul></div>")
+
+
+def with_banner(page: str) -> str:
+    """The page's HTML with the banner first in <body> while the catalogue has errors (else unchanged)."""
+    if not _session.errors:
+        return page
+    match = _BODY.search(page)
+    if match is None:
+        return page
+    return page[:match.end()] + banner_html(_session.errors) + page[match.end():]
