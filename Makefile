@@ -79,10 +79,11 @@ bench: $(TEST_STAMP) ## Benchmark load, render and both builders at 250, 500 and
 
 $(LIGHTHOUSE): tools/lighthouse/package-lock.json
 	bash scripts/ensure-node.sh
+	bash scripts/ensure-java.sh
 	npm ci --prefix tools/lighthouse --no-audit --no-fund --loglevel=error
 	touch $@
 
-tools: $(TEST_STAMP) $(LIGHTHOUSE) ## Install the test tools: Python test set, Debian's chromium, axe-core and Lighthouse
+tools: $(TEST_STAMP) $(LIGHTHOUSE) ## Install the test tools: Python test set, Debian's chromium, Java, axe-core, Lighthouse, vnu and pa11y
 	bash scripts/ensure-chromium.sh
 	$(MAKE) --no-print-directory $(AXE_STAMP)
 

@@ -67,3 +67,52 @@ def test_unknown_url_gets_the_404_page_with_status_404(built_site: Path) -> None
         assert "<h1>404 - Not found</h1>" in err.value.read().decode("utf-8")
     finally:
         server.shutdown()
+
+
+def test_toc_partial_matches_the_theme_except_the_label_target() -> None:
+    ours = _body((ROOT / "overrides" / "partials" / "toc.html").read_text(encoding="utf-8"))
+    theirs = _body((THEME / "partials" / "toc.html").read_text(encoding="utf-8"))
+    label = '    <label class="md-nav__title" for="__toc">\n'
+    fixed = theirs.replace(label, '    {% set listed = page in (nav.pages | d([])) and "navigation" not in '
+                                  '(page.meta.hide | d([])) %}\n'
+                                  '    <label class="md-nav__title"{% if listed %} for="__toc"{% endif %}>\n', 1)
+    assert fixed != theirs, "the theme's table of contents changed: review overrides/partials/toc.html"
+    assert ours == '{% import "partials/language.html" as lang with context %}\n' + fixed
+
+
+def _toggle_fixes(wrapper: str) -> list[tuple[str, str]]:
+    """The (theme text, our text) pairs of a wrapper's `{%- filter replace(...) | replace(...) %}` line."""
+    text = (ROOT / "overrides" / wrapper).read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("{%- filter "))
+    return re.findall(r"replace\('([^']*)', '([^']*)'\)", line)
+
+
+@pytest.mark.parametrize("wrapper", ["main.html", "404.html"])
+def test_wrappers_drop_autocomplete_from_the_theme_checkboxes_only(wrapper: str) -> None:
+    base = (THEME / "base.html").read_text(encoding="utf-8")
+    fixes = _toggle_fixes(wrapper)
+    assert [ours for _, ours in fixes] == ['type="checkbox" id="__drawer"', 'type="checkbox" id="__search"']
+    for theirs, ours in fixes:
+        assert base.count(theirs) == 1, f"the theme's base.html no longer writes {theirs!r}: review {wrapper}"
+        assert theirs == ours + ' autocomplete="off"'
+    assert fixes == _toggle_fixes("main.html")
+
+
+def test_404_layout_keeps_the_theme_404_content() -> None:
+    theirs = _body((THEME / "404.html").read_text(encoding="utf-8")).replace('{% extends "main.html" %}', "")
+    ours = _body((ROOT / "overrides" / "layouts" / "404.html").read_text(encoding="utf-8"))
+    assert ours.replace('{% extends "layouts/page.html" %}', "").strip() == theirs.strip()
+
+
+def test_built_pages_carry_the_fixes(built_site: Path) -> None:
+    listed = (built_site / "index.html").read_text(encoding="utf-8")  # in the navigation, with a table of contents
+    unlisted = (built_site / "operations" / ff.SLUGS["/fakeWidgetCreate"] / "index.html").read_text(encoding="utf-8")
+    missing = (built_site / "404.html").read_text(encoding="utf-8")
+    for html in (listed, unlisted, missing):
+        assert '<input class="md-toggle" data-md-toggle="drawer" type="checkbox" id="__drawer">' in html
+        assert 'type="checkbox" id="__search">' in html
+        assert '" defer></script>' in html
+    assert 'id="__toc"' in listed and 'for="__toc"' in listed
+    assert 'id="__toc"' not in unlisted and 'for="__toc"' not in unlisted
+    assert 'class="md-nav md-nav--secondary"' in unlisted  # the table of contents is still there
+    assert "<h1>404 - Not found</h1>" in missing
