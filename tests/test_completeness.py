@@ -19,6 +19,7 @@ import pytest
 import fixture_facts as ff
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.model import Catalog
+from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 from catalog_docs.render import PAGE_ROWS, render_pages, rows_per_page
 from catalog_docs.validate import load_catalog
 
@@ -26,6 +27,7 @@ FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versio
          "plans/index.md": "plans index", "compare/index.md": "compare index",
          "not-shown/index.md": "not-shown register", "downloads/catalog.json": "catalogue download",
          "downloads/lock-matrix.csv": "lock matrix download", "downloads/openapi.yaml": "OpenAPI download"}
+FIXED.update({f"downloads/{s.name}": f"{s.name} download" for s in DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")})
 PAGED = ("operations", "matrix")  # tables of every listing entry, split into page-N beyond PAGE_ROWS rows
 _PAGE_N = re.compile(r"page-([2-9]|[1-9][0-9]+)\.md")  # the first page is index.md or <slug>.md
 

@@ -55,6 +55,8 @@ def template_for(rel: str) -> str:
                  "downloads/openapi.yaml": "export.openapi_data"}
     if rel in exporters:
         return f"{exporters[rel]} (no template)"
+    if rel.startswith("downloads/") and rel.endswith(".schema.json"):
+        return f"scripts/catalog_docs/schemas/{rel.removeprefix('downloads/')} (no template)"
     if rel in _INDEX_TEMPLATES:
         return _INDEX_TEMPLATES[rel]
     folder = rel.split("/", 1)[0]

@@ -12,16 +12,25 @@ import yaml
 
 from .compare import Comparison
 from .errors import CatalogDocsError
-from .model import LOCK_VALUES, Catalog, ListingEntry
+from .model import LOCK_VALUES, Catalog
+from .openapi import openapi_document
 
 ExportFormat = Literal["json", "csv", "openapi"]
 EXPORT_FORMATS: tuple[ExportFormat, ...] = ("json", "csv", "openapi")
 MATRIX_FIXED_COLUMNS = ("position", "method", "path")
+NOT_SHOWN_CELL = "not shown"
+"""The lock matrix's path cell for an entry whose path the source does not show. A path starts with '/', so
+this text is never a path, and no cell of the matrix is ever empty."""
+CATALOG_FORMAT_VERSION = "1.0"
+"""The format of catalog.json and of the OpenAPI document's `x-catalog` extensions, as MAJOR.MINOR. A field
+added is a minor change; a field removed, renamed or retyped, a value whose meaning changes, or a closed
+vocabulary that gains a member is a major change (README, "Downloads"). catalog.schema.json describes it."""
 
 
 def catalog_data(catalog: Catalog) -> dict[str, Any]:
     """The whole model as JSON-ready data (published as /downloads/catalog.json)."""
     return {
+        "format_version": CATALOG_FORMAT_VERSION,
         "service": {
             "name": catalog.service.name,
             "summary": catalog.service.summary,
@@ -29,6 +38,7 @@ def catalog_data(catalog: Catalog) -> dict[str, Any]:
             "base_url": None,
             "base_url_source": catalog.service.base_url_source,
             "areas": [{"id": a.id, "name": a.name, "source": a.source} for a in catalog.service.areas],
+            "lock_values": list(LOCK_VALUES),
             "lock_values_source": catalog.service.lock_values_source,
         },
         "operations": [
@@ -165,13 +175,13 @@ def lock_matrix_columns(catalog: Catalog) -> list[str]:
 
 def lock_matrix_csv(catalog: Catalog) -> str:
     """One row per listing entry, one column per (label, plan entry), plus position, method and path
-    (published as /downloads/lock-matrix.csv). An entry without a path has an empty path cell."""
+    (published as /downloads/lock-matrix.csv). An entry whose path is not shown has NOT_SHOWN_CELL as its path."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*MATRIX_FIXED_COLUMNS, *lock_matrix_columns(catalog)])
     for e in catalog.entries:
         values = [p.values[e.position - 1] for v in catalog.versions for p in v.plans]
-        writer.writerow([e.position, e.method, e.path or "", *values])
+        writer.writerow([e.position, e.method, NOT_SHOWN_CELL if e.path is None else e.path, *values])
     return out.getvalue()
 
 
@@ -193,7 +203,9 @@ def read_lock_matrix(text: str) -> dict[str, Any]:
     for line, row in enumerate(rows[1:], start=2):
         if len(row) != len(header):
             raise CatalogDocsError(f"lock matrix line {line}: {len(row)} cells, expected {len(header)}")
-        entries.append((int(row[0]), row[1], row[2] or None))
+        if not row[2]:
+            raise CatalogDocsError(f"lock matrix line {line}: empty path cell; a path not shown is {NOT_SHOWN_CELL!r}")
+        entries.append((int(row[0]), row[1], None if row[2] == NOT_SHOWN_CELL else row[2]))
         for key, value in zip(keys, row[3:]):
             if value not in LOCK_VALUES:
                 raise CatalogDocsError(f"lock matrix line {line}: {value!r} is not one of {', '.join(LOCK_VALUES)}")
@@ -201,78 +213,9 @@ def read_lock_matrix(text: str) -> dict[str, Any]:
     return {"entries": entries, "values": {k: tuple(v) for k, v in columns.items()}}
 
 
-OPENAPI_EXTENSION_NOTE = (
-    "Generated from the catalogue by catalog-docs. Only what the source document states is here. "
-    "Each operation carries `x-catalog`: its listing position, its lock value under every version label and "
-    "plan entry (`locks`: label -> plan entry -> value), the ids of what is not shown for it, and its area, "
-    "which is inferred from the operation name (`inferred: true`), never stated by the source. The root "
-    "`x-catalog` holds the version labels with their plan tables and the listing entries without a path, "
-    "which OpenAPI paths cannot hold. `x-not-shown` lists what the source does not show (request payloads, "
-    "responses, security and more): those parts are left out of this document, not invented. "
-    "`info.version` is the latest version label."
-)
-
-
-def _locks(catalog: Catalog, entry: ListingEntry) -> dict[str, dict[str, str]]:
-    return {v.label: {p.name: p.values[entry.position - 1] for p in v.plans} for v in catalog.versions}
-
-
 def openapi_data(catalog: Catalog) -> dict[str, Any]:
-    """An OpenAPI 3.1 document of the listing (published as /downloads/openapi.yaml): one POST operation per
-    path, with no request body, responses or security, since the source shows none of them."""
-    paths: dict[str, Any] = {}
-    for e in catalog.entries:
-        if e.path is None:
-            continue
-        paths[e.path] = {"post": {
-            "operationId": e.slug,
-            "summary": f"POST {e.path}",
-            "description": "Purpose and behaviour: not shown in the source (see `x-not-shown`).",
-            "x-catalog": {
-                "position": e.position,
-                "locks": _locks(catalog, e),
-                "area": ({"id": e.area.id, "name": e.area.name, "inferred": True} if e.area else None),
-                "not_shown": [n.id for n in catalog.not_shown_for(e)],
-                "source": e.source,
-            },
-        }}
-    return {
-        "openapi": "3.1.0",
-        "info": {
-            "title": catalog.service.name,
-            "version": catalog.versions[-1].label,
-            "summary": catalog.service.summary,
-            "description": OPENAPI_EXTENSION_NOTE,
-        },
-        "servers": [{
-            "url": "{base_url}",
-            "description": f"Paths are relative to a base URL that the source does not show ({catalog.service.base_url_source}).",
-            "variables": {"base_url": {
-                "default": "",
-                "description": "The base URL of the service: not shown in the source; supply your own.",
-            }},
-        }],
-        "paths": paths,
-        "x-catalog": {
-            "lock_values": list(LOCK_VALUES),
-            "lock_values_source": catalog.service.lock_values_source,
-            "version_labels": [
-                {"label": v.label, "source": v.source, "plan_table": v.plan_table, "value_column": v.value_column,
-                 "plan_entries": [p.name for p in v.plans]}
-                for v in catalog.versions
-            ],
-            "listing_entries": len(catalog.entries),
-            "entries_without_path": [
-                {"position": e.position, "method": e.method, "path": None, "source": e.source,
-                 "locks": _locks(catalog, e), "not_shown": [n.id for n in catalog.not_shown_for(e)]}
-                for e in catalog.entries if e.path is None
-            ],
-        },
-        "x-not-shown": [
-            {"id": n.id, "topic": n.topic, "detail": n.detail, "section": n.section, "scope": n.scope}
-            for n in catalog.not_shown
-        ],
-    }
+    """The OpenAPI 3.1 document of the listing (published as /downloads/openapi.yaml); see `openapi`."""
+    return openapi_document(catalog, CATALOG_FORMAT_VERSION)
 
 
 def to_yaml(data: Any) -> str:
@@ -338,8 +281,21 @@ def _yaml_map(value: dict[Any, Any], indent: str, out: list[str]) -> None:
         elif (kind is list or kind is tuple) and item:
             out.append(f"{indent}{_yaml_scalar(key)}:\n")
             _yaml_seq(item, inner, out)
+        elif kind is str and "\n" in item and _yaml_block_safe(item):
+            # Several lines (the OpenAPI descriptions): a literal block, read line by line as written.
+            out.append(f"{indent}{_yaml_scalar(key)}: |-\n")
+            out.extend(f"{inner}{line}\n" if line else "\n" for line in item.split("\n"))
         else:
             out.append(f"{indent}{_yaml_scalar(key)}: {_yaml_scalar(item)}\n")
+
+
+_YAML_BLOCK_UNSAFE = re.compile("[\r\ufeff]|\n[ \t]*$|^[ \t\n]").search
+"""Text a literal block (`|-`) would not give back as written: a carriage return or byte-order mark, an
+ending line break or blank last line (`-` chomps it), or a first line starting blank (it sets the indent)."""
+
+
+def _yaml_block_safe(text: str) -> bool:
+    return not _YAML_BLOCK_UNSAFE(text) and not _YAML_UNPRINTABLE(text)
 
 
 def _yaml_seq(value: Any, indent: str, out: list[str]) -> None:

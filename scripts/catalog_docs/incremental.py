@@ -33,7 +33,7 @@ def input_fingerprint(catalog_dir: Path) -> str:
         ("catalog", catalog_dir, sorted(p for p in catalog_dir.rglob("*") if p.is_file())),
         ("schema", SCHEMA_DIR, sorted(SCHEMA_DIR.glob("*.json"))),
         ("package", PACKAGE_DIR, sorted(p for p in PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".j2")
-                                        or p.parent.name == "assets")),
+                                        or p.parent.name in ("assets", "schemas"))),
     )
     for group, base, paths in groups:
         for path in paths:

@@ -8,5 +8,7 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent
 SCHEMA_DIR = PACKAGE_DIR.parents[1] / "catalog" / "schema"
 """The JSON Schemas every catalogue is validated against (the repository's catalog/schema)."""
+DOWNLOAD_SCHEMA_DIR = PACKAGE_DIR / "schemas"
+"""The JSON Schemas of the downloads (`<name>.schema.json`), published as /downloads/<name>.schema.json."""
 MANIFEST = ".catalog-docs-manifest.json"
 """The render's record, in the output folder, of the files it wrote (and of its fingerprint)."""

@@ -33,7 +33,7 @@ from .errors import CatalogDocsError
 from .escape import finalize, front_matter, md_escape
 from .export import catalog_data, lock_matrix_csv, openapi_data, to_json, to_yaml
 from .gcpause import paused_gc
-from .layout import MANIFEST
+from .layout import DOWNLOAD_SCHEMA_DIR, MANIFEST
 from .model import Catalog, ListingEntry, NotShown, VersionLabel
 from .write import WriteResult, write_output
 
@@ -354,6 +354,8 @@ def plan_pages(catalog: Catalog) -> _Pages:
     pages.add_file("downloads/catalog.json", lambda: to_json(catalog_data(catalog)))
     pages.add_file("downloads/lock-matrix.csv", lambda: lock_matrix_csv(catalog))
     pages.add_file("downloads/openapi.yaml", lambda: to_yaml(openapi_data(catalog)))
+    for schema in sorted(DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")):  # the downloads' contracts, as kept
+        pages.add_file(f"downloads/{schema.name}", partial(schema.read_text, encoding="utf-8"))
     return pages
 
 
