@@ -244,6 +244,75 @@ def bench_make_site(report: Report, project: Path) -> None:
     report.add("real", "make_site_over_bare", round(min(walls) / min(bare), 3), "x")
 
 
+def bench_edit_to_page(report: Report, case: str, project: Path) -> None:
+    """The preview loop at scale: `mkdocs serve --dirty --no-strict` (as `make serve`) on an already rendered
+    project; one lock value changes in a version file, and the time until the served operation page shows
+    it is the edit-to-page time (file watcher, render of the changed pages, rebuild of those pages only)."""
+    import re
+    import socket
+    import urllib.request
+
+    catalog = load_catalog(project / "catalog")
+    entry = catalog.entries[2]
+    version_file = sorted((project / "catalog" / "versions").glob("*.yaml"))[-1]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/operations/{entry.slug}/"
+
+    def fetch() -> str | None:
+        try:
+            with urllib.request.urlopen(url, timeout=120) as response:  # noqa: S310 - our own local server
+                # Without the live-reload call, which differs on every request (epoch and request id).
+                return re.sub(r"livereload\(\d+, \d+\);", "", response.read().decode("utf-8"))
+        except OSError:
+            return None
+
+    log = project / "serve.log"
+    with log.open("w", encoding="utf-8") as out:
+        proc = subprocess.Popen([str(BIN / "mkdocs"), "serve", "--dirty", "--no-strict", "-a", f"127.0.0.1:{port}"],
+                                cwd=project, stdout=out, stderr=subprocess.STDOUT,
+                                env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    try:
+        start = time.perf_counter()
+        before = None
+        while before is None and proc.poll() is None and time.perf_counter() - start < 600:
+            before = fetch()
+            if before is None:
+                time.sleep(0.2)
+        if before is None:
+            report.add(case, "serve_start_s", "failed", "s", output=log.read_text(encoding="utf-8")[-500:])
+            return
+        report.add(case, "serve_start_s", time.perf_counter() - start, "s", note="mkdocs serve: first full build")
+        time.sleep(2)  # let the watcher settle after the start-up build
+        text = version_file.read_text(encoding="utf-8")
+        for old, new in ((f"{entry.key}: close\n", f"{entry.key}: unlimited\n"),
+                         (f"{entry.key}: unlimited\n", f"{entry.key}: close\n")):
+            if old in text:
+                break
+        edited = time.perf_counter()
+        version_file.write_text(text.replace(old, new, 1), encoding="utf-8")
+        after = before
+        while after == before and time.perf_counter() - edited < 300:
+            time.sleep(0.1)
+            after = fetch() or before
+        if after == before:
+            report.add(case, "edit_to_page_s", "timed out", "s", output=log.read_text(encoding="utf-8")[-500:])
+            return
+        wall = time.perf_counter() - edited
+        full = report.get(case, "mkdocs_build_s")
+        report.add(case, "edit_to_page_s", wall, "s", page=f"/operations/{entry.slug}/",
+                   note="one value edited under make serve until its operation page is served changed",
+                   **({"share_of_full_build": round(wall / full, 3)} if isinstance(full, float) else {}))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="catalog_docs.bench", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("bench-out"), help="work folder (default bench-out)")
@@ -270,6 +339,8 @@ def main(argv: list[str] | None = None) -> int:
         make_project(project, synth_files(SynthSpec(operations=n, versions=args.versions, plans=args.plans,
                                                     seed=args.seed)))
         bench_catalog(report, case, project, args.repeat, builders)
+    if sizes and "mkdocs" in builders:
+        bench_edit_to_page(report, f"{sizes[-1]}x{args.versions}x{args.plans}", args.out / f"{sizes[-1]}x{args.versions}x{args.plans}")
     cases = [f"{n}x{args.versions}x{args.plans}" for n in sizes]
     for a, b in zip(cases, cases[1:]):
         for metric in ("render_stage_s", "mkdocs_build_s", "zensical_build_s"):
