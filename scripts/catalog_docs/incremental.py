@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from .errors import CatalogDocsError
 from .layout import MANIFEST, PACKAGE_DIR, SCHEMA_DIR
+from .write import output_signature, recover
 
 if TYPE_CHECKING:
     from .write import WriteResult
@@ -42,18 +43,6 @@ def input_fingerprint(catalog_dir: Path) -> str:
     return digest.hexdigest()
 
 
-def output_signature(out_dir: Path, files: list[str]) -> str:
-    """A hash of the size and modification time of each generated file (missing files count too)."""
-    digest = hashlib.sha256()
-    for rel in sorted(files):
-        try:
-            st = (out_dir / rel).stat()
-            digest.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-        except OSError:
-            digest.update(f"{rel}\0missing\n".encode())
-    return digest.hexdigest()
-
-
 def _manifest(out_dir: Path) -> dict | None:
     try:
         data = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
@@ -74,20 +63,15 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False) 
         inputs = input_fingerprint(catalog_dir)
     except OSError as exc:
         raise CatalogDocsError(f"cannot read {exc.filename}: {exc.strerror}") from exc
+    recover(out_dir)  # an interrupted render is completed before its pages are trusted
     manifest = _manifest(out_dir)
     if not force and manifest is not None:
         stamp = manifest.get("fingerprint") or {}
         if stamp.get("inputs") == inputs and stamp.get("outputs") == output_signature(out_dir, manifest["files"]):
             return None
-    from .render import render
+    from .render import render_pages
     from .validate import load_catalog
+    from .write import write_output
 
-    result = render(load_catalog(catalog_dir), out_dir)
-    manifest = _manifest(out_dir)
-    if manifest is not None:
-        manifest["fingerprint"] = {"inputs": inputs, "outputs": output_signature(out_dir, manifest["files"])}
-        text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
-        path = out_dir / MANIFEST
-        if path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
-    return result
+    # The fingerprint goes into the manifest, which the writer moves in last.
+    return write_output(render_pages(load_catalog(catalog_dir)), out_dir, inputs=inputs)
