@@ -42,3 +42,27 @@ def build(project: Path, *, strict: bool = True) -> subprocess.CompletedProcess[
     if strict:
         cmd.append("--strict")
     return subprocess.run(cmd, cwd=project, capture_output=True, text=True, env=env, timeout=600)
+
+
+def clone_project(dest: Path, *, branch: str = "main") -> Path:
+    """The project as a fresh clone has it: every tracked (and new, not ignored) file, committed on `branch`
+    of a new repository in dest. The npm test tools are linked in (read only) for the schema tools' tests."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout
+    for rel in filter(None, listed.split("\0")):
+        src = ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    if (ROOT / "node_modules").is_dir():
+        (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    who = ["-c", "user.name=test", "-c", "user.email=test@example.invalid"]
+    for git in (["init", "-q", "-b", branch], ["add", "-A"], [*who, "commit", "-q", "-m", "copy of the project"]):
+        subprocess.run(["git", *git], cwd=dest, check=True, capture_output=True)
+    return dest
+
+
+def copy_env(project: Path) -> dict[str, str]:
+    """The environment for commands run in a project copy: its own package first on the path, before the
+    editable install of the original checkout that .venv holds."""
+    return {**os.environ, "PYTHONPATH": str(project / "scripts"), "NO_MKDOCS_2_WARNING": "1"}
