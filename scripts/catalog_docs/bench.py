@@ -313,6 +313,61 @@ def bench_edit_to_page(report: Report, case: str, project: Path) -> None:
             proc.wait()
 
 
+# --- Control site: our cost per page against plain Material pages (issue 15) -----------------------------
+
+CONTROL_PARAGRAPH = ("This paragraph stands in for the prose of an ordinary documentation page: a few sentences "
+                     "that explain a concept, name a setting and point to the next step, with one `code span` "
+                     "and one *emphasised* phrase, as a hand-written page has. ") * 2
+"""About 90 words; a control page holds three of them, under three headings, with a short list each."""
+
+
+def _control_page(title: str) -> str:
+    """A plain Material page: a title, three sections of prose with a five-item list; no table, no HTML."""
+    sections = "".join(f"## Section {n}\n\n{CONTROL_PARAGRAPH}\n\n" + "".join(f"- item {i} of section {n}\n"
+                                                                              for i in range(1, 6)) + "\n"
+                       for n in range(1, 4))
+    return f"# {title}\n\n{CONTROL_PARAGRAPH}\n\n{sections}"
+
+
+def make_control_project(project: Path, control: Path) -> int:
+    """A control project: the same configuration, theme and overrides as `project` (see make_project), and
+    one plain page (_control_page) at each path where `project`'s rendered docs/ holds a page, so the
+    navigation resolves to the same pages. Returns the number of pages."""
+    make_project(control, {})
+    (control / "catalog").mkdir()  # mkdocs.yml watches it; the control site has no catalogue
+    pages = sorted((project / "docs").rglob("*.md"))
+    for page in pages:
+        rel = page.relative_to(project / "docs")
+        target = control / "docs" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(_control_page(rel.with_suffix("").as_posix()), encoding="utf-8")
+    return len(pages)
+
+
+def bench_control(report: Report, case: str, project: Path, builders: list[str]) -> None:
+    """Build the control site of `case` with each builder in this run and report our cost per page as a
+    ratio to it (same page count, so the ratio of build times), by wall-clock and by processor time."""
+    control = project.parent / f"{project.name}-control"
+    pages = make_control_project(project, control)
+    report.add(case, "control_pages", pages, note="plain Material pages, same config, theme and page paths")
+    for builder in builders:
+        if builder == "mkdocs":
+            cmd = [str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"]
+        elif (BIN / "zensical").exists():
+            cmd = [str(BIN / "zensical"), "build", "--strict", "--clean", "-f", "zensical.yml"]
+        else:
+            continue
+        wall, cpu, ok, tail = _run(cmd, control)
+        report.add(case, f"control_{builder}_build_s", wall if ok else "failed", "s", cpu_s=round(cpu, 3), ok=ok,
+                   **({} if ok else {"output": tail}))
+        ours = next((r for r in report.rows if r["case"] == case and r["metric"] == f"{builder}_build_s"), None)
+        if ok and ours and isinstance(ours["value"], float) and wall > 0:
+            report.add(case, f"{builder}_cost_per_page_vs_control", round(ours["value"] / wall, 2), "x",
+                       cpu_ratio=round(ours["cpu_s"] / cpu, 2) if cpu > 0 else None,
+                       note=f"our {builder} build time per page over the control site's, same run")
+    shutil.rmtree(control, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="catalog_docs.bench", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("bench-out"), help="work folder (default bench-out)")
@@ -339,6 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         make_project(project, synth_files(SynthSpec(operations=n, versions=args.versions, plans=args.plans,
                                                     seed=args.seed)))
         bench_catalog(report, case, project, args.repeat, builders)
+        bench_control(report, case, project, builders)
     if sizes and "mkdocs" in builders:
         bench_edit_to_page(report, f"{sizes[-1]}x{args.versions}x{args.plans}", args.out / f"{sizes[-1]}x{args.versions}x{args.plans}")
     cases = [f"{n}x{args.versions}x{args.plans}" for n in sizes]

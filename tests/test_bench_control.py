@@ -1,0 +1,49 @@
+"""`make bench`'s control site: plain Material pages at our page paths, built with our configuration."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from catalog_docs.bench import Report, bench_control, make_control_project, make_project
+from catalog_docs.render import render_pages, write_output
+from catalog_docs.validate import load_catalog
+from fixture_facts import FIXTURE_CATALOG
+
+
+def _rendered_project(tmp_path: Path) -> Path:
+    project = tmp_path / "case"
+    make_project(project, None)
+    shutil.rmtree(project / "catalog")
+    shutil.copytree(FIXTURE_CATALOG, project / "catalog")
+    write_output(render_pages(load_catalog(project / "catalog")), project / "docs")
+    return project
+
+
+def test_control_pages_sit_at_our_page_paths_and_hold_plain_prose(tmp_path: Path) -> None:
+    project = _rendered_project(tmp_path)
+    ours = sorted(p.relative_to(project / "docs") for p in (project / "docs").rglob("*.md"))
+    count = make_control_project(project, tmp_path / "control")
+    theirs = sorted(p.relative_to(tmp_path / "control" / "docs") for p in (tmp_path / "control" / "docs").rglob("*.md"))
+    assert count == len(ours) == len(theirs) and ours == theirs
+    for rel in theirs:
+        text = (tmp_path / "control" / "docs" / rel).read_text(encoding="utf-8")
+        assert text.startswith(f"# {rel.with_suffix('').as_posix()}\n")
+        assert "|" not in text and "<" not in text  # no table, no HTML: a plain page
+        assert text.count("\n## ") == 3
+
+
+@pytest.mark.site
+def test_bench_reports_our_cost_per_page_as_a_ratio_to_the_control_site(tmp_path: Path) -> None:
+    project = _rendered_project(tmp_path)
+    report = Report()
+    report.add("case", "mkdocs_build_s", 12.0, "s", cpu_s=6.0)  # our figure, as bench_catalog records it
+    bench_control(report, "case", project, ["mkdocs"])
+    control = report.get("case", "control_mkdocs_build_s")
+    assert isinstance(control, float) and control > 0
+    ratio = next(r for r in report.rows if r["metric"] == "mkdocs_cost_per_page_vs_control")
+    assert ratio["value"] == round(12.0 / control, 2)
+    assert ratio["cpu_ratio"] > 0
+    assert not (tmp_path / "case-control").exists()  # the control project is removed after its build
