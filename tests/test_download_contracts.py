@@ -173,8 +173,10 @@ def _spectral(files: list[Path]) -> list[dict[str, Any]]:
     done = subprocess.run([npm_bin("spectral"), "lint", "--ruleset", ROOT / ".spectral.yaml", "--format", "json",
                            "--fail-severity", "hint", *files],
                           capture_output=True, text=True, cwd=ROOT, env=OFFLINE_ENV, timeout=300)
-    start = done.stdout.index("[")  # Spectral prints a line before its JSON when nothing is found
-    return json.loads(done.stdout[start:])
+    # Spectral may print a line after its JSON ("No results with a severity of 'hint' or higher found!").
+    found, _ = json.JSONDecoder().raw_decode(done.stdout, done.stdout.index("["))
+    assert done.returncode == (1 if found else 0), done.stderr
+    return found
 
 
 def test_openapi_passes_redocly_with_no_error_and_no_warning(exported: dict[str, dict[str, Path]]) -> None:

@@ -179,7 +179,8 @@ def openapi_document(catalog: Catalog, format_version: str) -> dict[str, Any]:
         "info": {
             "title": catalog.service.name,
             "version": catalog.versions[-1].label,
-            "summary": catalog.service.summary,
+            # No `summary`: Redoc renders it as Markdown with HTML, so the service's summary is written, escaped,
+            # at the head of the description instead.
             "description": _info_description(catalog, format_version),
         },
         "servers": [{
