@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .escape import for_terminal
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Problem:
@@ -19,11 +21,17 @@ class Problem:
 
     def __str__(self) -> str:
         hint = f" ({self.hint})" if self.hint else ""
-        return f"{self.file}:{self.line}:{self.column}: {self.key_path}: expected {self.expected}, found {self.found}{hint}"
+        # File names, key paths and found values quote the input: never send its control characters raw.
+        return for_terminal(f"{self.file}:{self.line}:{self.column}: {self.key_path}: expected {self.expected}, "
+                            f"found {self.found}{hint}")
 
 
 class CatalogDocsError(Exception):
     """Base class for every error a user can cause (bad input, bad arguments, bad environment)."""
+
+    def __str__(self) -> str:
+        # Messages quote paths, labels and arguments: one terminal line, its controls shown escaped.
+        return for_terminal(super().__str__())
 
 
 class CatalogInvalid(CatalogDocsError):

@@ -1,8 +1,9 @@
-"""The one escaping function for catalogue text that lands in Markdown or HTML."""
+"""The escaping functions: catalogue text that lands in Markdown or HTML, and text printed to a terminal."""
 
 from __future__ import annotations
 
 import json
+import re
 
 from markupsafe import Markup, escape
 
@@ -37,3 +38,23 @@ def front_matter(text: object) -> Markup:
     without escaping them, so HTML's special characters become references here; Markdown never reads them.
     """
     return Markup(json.dumps(str(escape(str(text))), ensure_ascii=False))
+
+
+# Characters a terminal would act on or hide: C0 and C1 controls (ESC starts an escape sequence, CR
+# rewrites the line), line and paragraph separators, bidirectional and invisible format characters,
+# the tag block, lone surrogates. Error messages quote the bad input, so they pass through here.
+_TERMINAL_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+    "\U000e0000-\U000e007f\ud800-\udfff]"
+)
+
+
+def _shown(ch: str) -> str:
+    o = ord(ch)
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"
+
+
+def for_terminal(text: object) -> str:
+    """Text for a terminal line: every control, separator and invisible character shown as an escape
+    (`\\x1b`, `\\u202e`), so that nothing we print moves the cursor, recolours, reorders or hides text."""
+    return _TERMINAL_UNSAFE.sub(lambda m: _shown(m.group()), str(text))

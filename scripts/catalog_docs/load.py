@@ -9,7 +9,9 @@ reported instead of silently becoming a boolean, a float or a date.
 from __future__ import annotations
 
 import bisect
+import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,9 +44,44 @@ _TAG_NAMES = {
     "tag:yaml.org,2002:merge": "a merge key",
     "tag:yaml.org,2002:value": "a YAML value key",
 }
-# C0 and C1 controls except tab, newline and carriage return; invisible format characters (zero-width,
-# bidirectional overrides, byte-order marks inside text) are refused too: catalogue text must read as it shows.
-_BAD_CHAR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2028\u2029\u2066-\u206f\ufeff\ufff9-\ufffb\ufffe\uffff]")
+MAX_DIGITS = 100
+"""The longest whole number the loader converts (positions have a few digits; Python refuses over 4,300)."""
+
+SKIP_DEPTH = 64
+"""Past MAX_DEPTH the loader skips a value's contents; nesting deeper than this stops the file's parse.
+The C scanner's work per token grows with the flow nesting depth, so 100,000 `[` would take minutes."""
+
+REPORTED_PER_FILE = 20
+"""Refused characters (and tab indents) reported one by one in a file; beyond, one more line counts them."""
+
+_PLANE_ENDS = "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 15))
+_REFUSED_CHARS = (
+    "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"  # C0 and C1 controls except tab, newline, carriage return
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u206f\ufeff\ufff0-\ufffb"  # format characters: zero-width, bidirectional, soft hyphen, ...
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"  # blank-looking
+    "\ud800-\udfff\ue000-\uf8ff\ufdd0-\ufdef\ufffe\uffff"  # surrogates, private use, non-characters
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff\U000f0000-\U0010ffff" + _PLANE_ENDS  # tags, variation selectors, private use
+)
+_BAD_CHAR = re.compile(f"[{_REFUSED_CHARS}]")
+"""Characters catalogue text never holds, however written (raw or as an escape in a double-quoted string):
+controls, bidirectional and invisible format characters, the tag block, variation selectors, Hangul fillers
+and other letters that show as blank, surrogates, private-use and non-characters. Text must read as it shows."""
+_BAD_KEY_CHAR = re.compile(f"[{_REFUSED_CHARS}\t\n\r\x85\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+"""In keys also every white space but the plain space: a key is a name, matched exactly."""
+_CATEGORY_WORDS = {"Cc": "control character", "Cf": "invisible format character", "Cs": "lone surrogate",
+                   "Co": "private-use character", "Cn": "unassigned code point", "Zl": "line separator",
+                   "Zp": "paragraph separator", "Zs": "space other than U+0020"}
+
+
+def char_name(ch: str) -> str:
+    """How a refused character reads in a message: `U+202E RIGHT-TO-LEFT OVERRIDE`."""
+    category = unicodedata.category(ch)
+    name = unicodedata.name(ch, "") or _CATEGORY_WORDS.get(category, "character")
+    return f"U+{ord(ch):04X} {name}"
+
+
 _TAB_INDENT = re.compile(r"^[ ]*\t", re.M)
 
 
@@ -98,7 +135,9 @@ class Node:
             return "nothing"
         if self.tag == _STR:
             return f"the text {self.raw!r}" if len(self.raw or "") <= 60 else f"a text of {len(self.raw or '')} characters"
-        return f"{_TAG_NAMES.get(self.tag or '', 'a value')} `{self.raw}`"
+        raw = self.raw or ""
+        shown = raw if len(raw) <= 60 else f"{raw[:40]}... ({len(raw)} characters)"
+        return f"{_TAG_NAMES.get(self.tag or '', 'a value')} `{shown}`"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,13 +154,59 @@ class LoadedFile:
     """For a file refused before parsing: its tree as far as a lenient parse saw it, only to name values."""
 
 
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
 def _problem(name: str, line: int, column: int, expected: str, found: str, hint: str = "", key: str = "(file)") -> Problem:
     return Problem(file=name, line=line, column=column, key_path=key, expected=expected, found=found, hint=hint)
+
+
+_KIND_WORDS = {stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFCHR: "a character device",
+               stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder"}
+
+
+def kind_word(mode: int) -> str:
+    """What a non-regular file is, in an error message."""
+    return _KIND_WORDS.get(stat.S_IFMT(mode), "a special file")
+
+
+def _read_regular(path: Path, name: str) -> tuple[bytes | None, Problem | None]:
+    """The bytes of a regular file of at most MAX_BYTES. Pipes, devices, sockets and dangling links are
+    refused from their metadata, and the file is opened non-blocking, so nothing here waits for a writer
+    or reads without end (a link to /dev/zero, a FIFO)."""
+    hint_special = "a catalogue file is a plain file; replace it with the file itself"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        found = "a symbolic link to a missing file" if os.path.islink(path) else "no such file"
+        return None, _problem(name, 1, 1, "a regular file", found, "point the link at a file or remove it")
+    except OSError as exc:
+        return None, _problem(name, 1, 1, "a readable file", exc.strerror or str(exc))
+    if not stat.S_ISREG(st.st_mode):
+        return None, _problem(name, 1, 1, "a regular file", kind_word(st.st_mode), hint_special)
+    if st.st_size > MAX_BYTES:
+        return None, _problem(name, 1, 1, f"a file of at most {MAX_BYTES} bytes", f"{st.st_size} bytes",
+                              "split the data or check that the file is a catalogue file")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        return None, _problem(name, 1, 1, "a readable file", exc.strerror or str(exc))
+    try:
+        st = os.fstat(fd)  # what was opened, in case the path changed since the check
+        if not stat.S_ISREG(st.st_mode):
+            return None, _problem(name, 1, 1, "a regular file", kind_word(st.st_mode), hint_special)
+        chunks, size = [], 0
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, MAX_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        return None, _problem(name, 1, 1, "a readable file", exc.strerror or str(exc))
+    finally:
+        os.close(fd)
+    if size > MAX_BYTES:
+        return None, _problem(name, 1, 1, f"a file of at most {MAX_BYTES} bytes", f"more than {MAX_BYTES} bytes",
+                              "split the data or check that the file is a catalogue file")
+    return b"".join(chunks), None
 
 
 def read_text(path: Path, name: str) -> tuple[str | None, list[tuple[Problem, int | None]], str | None]:
@@ -129,15 +214,11 @@ def read_text(path: Path, name: str) -> tuple[str | None, list[tuple[Problem, in
 
     Returns the text (None when it is refused), the problems, each with the character offset it is about
     (None for the file as a whole), and the text as far as it could be decoded (None when nothing was read),
-    which the caller may parse leniently to name the value each offset sits in."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            return None, [(_problem(name, 1, 1, f"a file of at most {MAX_BYTES} bytes", f"{size} bytes",
-                                    "split the data or check that the file is a catalogue file"), None)], None
-        data = path.read_bytes()
-    except OSError as exc:
-        return None, [(_problem(name, 1, 1, "a readable file", exc.strerror or str(exc)), None)], None
+    which the caller may parse leniently to name the value each offset sits in. Refused characters are
+    found in one pass; the first REPORTED_PER_FILE are located, the rest counted."""
+    data, refused = _read_regular(path, name)
+    if data is None:
+        return None, [(refused, None)] if refused else [], None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -150,19 +231,38 @@ def read_text(path: Path, name: str) -> tuple[str | None, list[tuple[Problem, in
         problem = _problem(name, line, column, "UTF-8 text", f"the byte 0x{data[exc.start]:02x}", "save the file as UTF-8")
         return None, [(problem, len(prefix.decode("utf-8", "replace")))], data.decode("utf-8", "replace")
     problems: list[tuple[Problem, int | None]] = []
-    for m in _BAD_CHAR.finditer(text):
-        ch = m.group()
-        line, column = _line_col(text, m.start())
-        label = unicodedata.name(ch, "control character")
-        problems.append((_problem(name, line, column, "visible text", f"U+{ord(ch):04X} {label}",
-                                  "remove the control or invisible formatting character"), m.start()))
-    for m in _TAB_INDENT.finditer(text):
-        line, column = _line_col(text, m.end() - 1)
-        problems.append((_problem(name, line, column, "indentation with spaces", "a tab",
-                                  "YAML forbids tabs in indentation"), m.end() - 1))
+    lines = _LineIndex(text)
+    for pattern, describe in (
+        (_BAD_CHAR, lambda m: ("visible text", char_name(m.group()),
+                               "remove the control or invisible formatting character")),
+        (_TAB_INDENT, lambda m: ("indentation with spaces", "a tab", "YAML forbids tabs in indentation")),
+    ):
+        found = pattern.finditer(text)
+        for count, m in enumerate(found):
+            at = m.end() - 1 if pattern is _TAB_INDENT else m.start()
+            line, column = lines.line_col(at)
+            if count == REPORTED_PER_FILE:
+                more = 1 + sum(1 for _ in found)
+                expected, what, _ = describe(m)
+                problems.append((_problem(name, line, column, expected,
+                                          f"{more} more like the ones above, the first here", "fix those too"), at))
+                break
+            expected, what, hint = describe(m)
+            problems.append((_problem(name, line, column, expected, what, hint), at))
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         problems.append((_problem(name, 1, 1, "a YAML mapping", "an empty file"), None))
     return (None if problems else text), problems, text
+
+
+class _LineIndex:
+    """Line and column of a character offset, by bisection over the line starts (found once)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
 
 
 def _cleaned(text: str, tab_width: int) -> tuple[str, list[int]]:
@@ -170,17 +270,23 @@ def _cleaned(text: str, tab_width: int) -> tuple[str, list[int]]:
     the offset it came from."""
     out: list[str] = []
     origin: list[int] = []
-    indent = True
-    for i, ch in enumerate(text):
-        if _BAD_CHAR.match(ch):
+    for m in re.finditer(r"[^\n]*\n?", text):
+        line, start = m.group(), m.start()
+        if not line:
             continue
-        if ch == "\t" and indent:
-            out.append(" " * tab_width)
-            origin.extend([i] * tab_width)
-            continue
-        indent = ch == "\n" or (indent and ch == " ")
-        out.append(ch)
-        origin.append(i)
+        indent = len(line) - len(line.lstrip(" \t"))
+        for i, ch in enumerate(line[:indent]):
+            width = tab_width if ch == "\t" else 1
+            out.append(" " * width)
+            origin.extend([start + i] * width)
+        rest = line[indent:]
+        kept = 0
+        for bad in _BAD_CHAR.finditer(rest):
+            out.append(rest[kept:bad.start()])
+            origin.extend(range(start + indent + kept, start + indent + bad.start()))
+            kept = bad.end()
+        out.append(rest[kept:])
+        origin.extend(range(start + indent + kept, start + len(line)))
     return "".join(out), origin
 
 
@@ -192,11 +298,11 @@ def _locate(text: str, offsets: list[int]) -> tuple[Node | None, list[KeyPath | 
         builder = _Builder("")
         try:
             root, _ = _parse_with(builder, cleaned)
-        except (yaml.YAMLError, StopIteration, RecursionError):
+        except (yaml.YAMLError, StopIteration, RecursionError, _TooDeep):
             continue
         if root is None:
             continue
-        lines = [0, *(i + 1 for i, ch in enumerate(cleaned) if ch == "\n")]
+        lines = [0, *(m.end() for m in re.finditer("\n", cleaned))]
         paths: list[KeyPath | None] = []
         for offset in offsets:
             at = bisect.bisect_left(origin, offset)
@@ -216,6 +322,14 @@ def _locate(text: str, offsets: list[int]) -> tuple[Node | None, list[KeyPath | 
 def _shown_tag(tag: str) -> str:
     """A tag the way it is usually written: `!!binary`, not `tag:yaml.org,2002:binary`."""
     return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+class _TooDeep(Exception):
+    """Nesting past SKIP_DEPTH: the parse of the file stops here."""
+
+    def __init__(self, mark: Any) -> None:
+        super().__init__("nesting too deep")
+        self.mark = mark
 
 
 class _Builder:
@@ -247,17 +361,20 @@ class _Builder:
         return refused
 
     @staticmethod
-    def skip(events: Any) -> None:
-        """Consume the rest of a collection without building it (and without recursion)."""
+    def skip(events: Any, depth: int) -> None:
+        """Consume the rest of a collection without building it (and without recursion); stop the parse
+        when the nesting goes past SKIP_DEPTH, before the scanner's cost per token grows with it."""
         level = 1
         while level:
             ev = events.get_event()
             if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
                 level += 1
+                if depth + level > SKIP_DEPTH:
+                    raise _TooDeep(ev.start_mark)
             elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 level -= 1
 
-    def build(self, events: Any, depth: int, path: KeyPath) -> Node:
+    def build(self, events: Any, depth: int, path: KeyPath, *, key: bool = False) -> Node:
         ev = events.get_event()
         refused = self.check_event(ev, path)
         mark = ev.start_mark
@@ -266,8 +383,10 @@ class _Builder:
             return Node("scalar", Yaml11Value(f"*{ev.anchor}"), line, column, f"*{ev.anchor}", None, refused=True)
         if isinstance(ev, yaml.ScalarEvent):
             self.spans.append((ev.start_mark.index, ev.end_mark.index, ev.start_mark.line, path))
-            node = self.scalar(ev)
-            node.refused = refused
+            node = self.scalar(ev, path)
+            node.refused = node.refused or refused
+            if isinstance(node.value, str) and (key or ev.style == '"'):
+                self.check_text(ev, node, path, key)
             return node
         if not isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):  # pragma: no cover
             raise yaml.YAMLError(f"unexpected {type(ev).__name__}")
@@ -278,7 +397,7 @@ class _Builder:
             self.fail(mark, path, f"a single value (the catalogue nests at most {MAX_DEPTH} levels deep)",
                       f"{'a mapping' if kind == 'map' else 'a list'} with values inside",
                       "write the value itself; the catalogue format is flat")
-            self.skip(events)
+            self.skip(events, depth)
             return Node(kind, {} if kind == "map" else [], line, column, refused=True)
         if kind == "seq":
             items = []
@@ -289,7 +408,7 @@ class _Builder:
         node = Node("map", {}, line, column, refused=refused)
         while not isinstance(events.peek_event(), yaml.MappingEndEvent):
             key_ev = events.peek_event()
-            k = self.build(events, depth + 1, path)
+            k = self.build(events, depth + 1, path, key=True)
             is_text = k.kind == "scalar" and k.tag == _STR and not k.refused
             if is_text and isinstance(key_ev, yaml.ScalarEvent):
                 self.spans[-1] = (*self.spans[-1][:3], (*path, k.value))  # a key names its own value
@@ -314,7 +433,23 @@ class _Builder:
         events.get_event()
         return node
 
-    def scalar(self, ev: Any) -> Node:
+    def check_text(self, ev: Any, node: Node, path: KeyPath, key: bool) -> None:
+        """Refuse characters in a parsed text: a double-quoted string can write any of them as an escape
+        (`\\u202E`, `\\0`, `\\e`), which the check of the raw file does not see; a key may not hold any
+        white space but the plain space either."""
+        bad = (_BAD_KEY_CHAR if key else _BAD_CHAR).search(node.value)
+        if bad is None:
+            return
+        count = len((_BAD_KEY_CHAR if key else _BAD_CHAR).findall(node.value))
+        more = f" and {count - 1} more" if count > 1 else ""
+        how = " written as an escape" if ev.style == '"' else ""
+        where = (*path, node.value) if key else path
+        self.fail(ev.start_mark, where, "a key of visible characters" if key else "visible text",
+                  f"{char_name(bad.group())}{how}{more}",
+                  "remove the control, invisible or blank-looking character" + (" from the key" if key else ""))
+        node.refused = True
+
+    def scalar(self, ev: Any, path: KeyPath = ()) -> Node:
         raw = ev.value
         line, column = ev.start_mark.line + 1, ev.start_mark.column + 1
         if not ev.implicit[0]:  # quoted, block or tagged scalars are always text
@@ -328,6 +463,10 @@ class _Builder:
             return Node("scalar", Yaml11Value(raw), line, column, raw, tag)  # no catalogue field is a date or float
         if tag == "tag:yaml.org,2002:int" and not re.fullmatch(r"[-+]?(0|[1-9][0-9]*)", raw):
             return Node("scalar", Yaml11Value(raw), line, column, raw, tag)  # octal, hex, base 60, 1_000: never meant
+        if tag == "tag:yaml.org,2002:int" and len(raw.lstrip("+-")) > MAX_DIGITS:
+            self.fail(ev.start_mark, path, f"a whole number of at most {MAX_DIGITS} digits",
+                      f"a number of {len(raw.lstrip('+-'))} digits")
+            return Node("scalar", Yaml11Value(raw), line, column, raw, tag, refused=True)
         value = _constructor.construct_object(yaml.ScalarNode(tag, raw))
         return Node("scalar", value, line, column, raw, tag)
 
@@ -375,6 +514,13 @@ def parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem, KeyPat
         return None, builder.problems
     except yaml.YAMLError as exc:
         builder.problems.append((_problem(name, 1, 1, "valid YAML", str(exc).splitlines()[0]), None))
+        return None, builder.problems
+    except _TooDeep as exc:
+        where = next((s[3] for s in reversed(builder.spans)), None)
+        builder.problems.append((_problem(name, exc.mark.line + 1, exc.mark.column + 1,
+                                          f"nesting at most {MAX_DEPTH} levels deep",
+                                          f"nesting deeper than {SKIP_DEPTH} levels",
+                                          "the catalogue format is flat; the rest of the file was not read"), where))
         return None, builder.problems
     if documents > 1:
         return None, builder.problems

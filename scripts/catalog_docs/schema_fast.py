@@ -12,10 +12,44 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
+
+
+@lru_cache(maxsize=256)
+def ecma_regex(pattern: str) -> re.Pattern[str]:
+    """A JSON Schema `pattern` compiled with ECMAScript's meaning of `$`, as ajv and every other JSON Schema
+    tool reads it: the very end of the text. Python's `$` also matches before a final newline, so with
+    it `"UPI_N 3.0.0\\n"` would pass `^...$` and become a file name; here an unescaped `$` outside a
+    character class becomes `\\Z`."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "$":
+            ch = r"\Z"
+        out.append(ch)
+        i += 1
+    return re.compile("".join(out))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not ecma_regex(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+AnchoredValidator = validators.extend(Draft202012Validator, {"pattern": _pattern})
+"""Draft 2020-12 with `pattern` read as ECMAScript reads it (see ecma_regex); `propertyNames` uses it too."""
 
 _VALUES_KEYWORDS = {"type", "minProperties", "additionalProperties", "propertyNames"}
 _ANNOTATIONS = {"description", "title", "$comment"}
@@ -34,7 +68,7 @@ def values_rule(schema: Any) -> tuple[re.Pattern[str], tuple[str, ...], int] | N
         names, each = sub["propertyNames"], sub["additionalProperties"]
         if (_checks(sub) <= _VALUES_KEYWORDS and sub.get("type") == "object" and _checks(names) <= {"pattern"}
                 and _checks(each) <= {"enum"} and all(type(v) is str for v in each["enum"])):
-            return re.compile(names["pattern"]), tuple(each["enum"]), int(sub.get("minProperties", 0))
+            return ecma_regex(names["pattern"]), tuple(each["enum"]), int(sub.get("minProperties", 0))
     except (KeyError, TypeError, AttributeError, ValueError, re.error):
         pass
     return None
@@ -43,7 +77,7 @@ def values_rule(schema: Any) -> tuple[re.Pattern[str], tuple[str, ...], int] | N
 class ValuesFastPath:
     """Wraps a Draft 2020-12 validator; `iter_errors` yields exactly the errors the wrapped one would."""
 
-    def __init__(self, validator: Draft202012Validator) -> None:
+    def __init__(self, validator: Any) -> None:
         self.validator = validator
         self.schema = validator.schema
         self.rule = values_rule(validator.schema)

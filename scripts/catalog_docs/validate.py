@@ -14,14 +14,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from .errors import CatalogInvalid, Problem
 from .gcpause import paused_gc
 from .layout import SCHEMA_DIR
 from .load import KeyPath, LoadedFile, Node, load_file
-from .schema_fast import ValuesFastPath
+from .schema_fast import AnchoredValidator, ValuesFastPath
 from .model import (
     Area,
     Catalog,
@@ -60,7 +59,7 @@ class _File:
 
 @cache
 def _validator(schema_path: Path) -> ValuesFastPath:
-    return ValuesFastPath(Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8"))))
+    return ValuesFastPath(AnchoredValidator(json.loads(schema_path.read_text(encoding="utf-8"))))
 
 
 def _prefix(f: _File) -> str:
