@@ -83,4 +83,16 @@ FAKE_SPECS: dict[str, dict[str, Any]] = {
         "entries": ["/fakeOnly", "/fakeOther"],
         "labels": {"FAKE 1": {"PLAN X": "cu"}, "FAKE 2": {"PLAN X": "cu"}},
     },
+    # Five labels: PLAN B removed under FAKE 1.1 (which lists a single plan entry) and listed again under
+    # FAKE 2.0; PLAN N new everywhere under FAKE 3.0; PLAN A removed under FAKE 3.1; entry 4 has no path.
+    "relisted": {
+        "entries": ["/fakeAlpha", "/fakeBeta", "/fake/v2/gamma", None, "/fakeDelta"],
+        "labels": {
+            "FAKE 1.0": {"PLAN A": "ccuuc", "PLAN B": "uuuuu"},
+            "FAKE 1.1": {"PLAN A": "cucuc"},
+            "FAKE 2.0": {"PLAN A": "cucuu", "PLAN B": "uucuc"},
+            "FAKE 3.0": {"PLAN A": "cucuu", "PLAN B": "uucuc", "PLAN N": "ccccu"},
+            "FAKE 3.1": {"PLAN B": "uuccc", "PLAN N": "ccccu"},
+        },
+    },
 }

@@ -69,7 +69,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         if args.sides:
             raise CatalogDocsError("give either FROM TO or --against REV, not both")
         old = catalog_at_revision(catalog_dir, args.against)
-        cmp = compare_catalogs(old, load_catalog(catalog_dir), args.against, "working tree")
+        cmp = compare_catalogs(old, load_catalog(catalog_dir), args.against)
     else:
         if len(args.sides) != 2:
             raise CatalogDocsError("expected FROM TO (each LABEL or LABEL:PLAN), or --against REV")

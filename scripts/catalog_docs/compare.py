@@ -1,15 +1,23 @@
 """Stage 3: comparison. Produces typed change records; pages, the CLI and exports only format them.
 
 Two comparisons exist:
-- `compare_sides`: within one catalogue, a version label against another (plans matched by name),
+- `compare_sides`: within one catalogue, a version label against another (plan entries matched by name),
   or one (label, plan entry) against another;
 - `compare_catalogs`: one catalogue against another (a git revision against the working tree).
+
+Every record names, on each side, the label, plan entry, listing entry and value it is about (`Place`),
+so no output has to guess which label a change belongs to. A plan entry listed under the later label but
+not the earlier one is not a bare "added": each of its values is compared with that plan entry's latest
+earlier listing (`value-changed` or unchanged), or reported as `value-added` when there is none. A plan
+entry that is no longer listed brings its values along as `value-removed`, with the labels that still
+list it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Literal
 
 from .errors import CatalogDocsError
@@ -27,72 +35,171 @@ ChangeKind = Literal[
     "not-shown-added",
     "not-shown-removed",
     "not-shown-changed",
+    "value-added",
+    "value-removed",
 ]
 CHANGE_KINDS: tuple[ChangeKind, ...] = ChangeKind.__args__  # type: ignore[attr-defined]
+VALUE_KINDS: tuple[ChangeKind, ...] = ("value-changed", "value-added", "value-removed")
+
+ComparisonMode = Literal["labels", "plans", "revisions"]
+EntryField = Literal["position", "path", "area", "version_marker", "source", "not_shown"]
+NotShownField = Literal["topic", "detail", "section", "scope", "entries"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Change:
-    """One difference. Fields that do not apply to a kind are None."""
+class Place:
+    """Where one side of a record is: a label, a plan entry under it, a listing entry, its value, or a
+    not-shown item. None where it does not apply, or where that side does not have it (a plan entry that
+    is not listed has plan None)."""
 
-    kind: ChangeKind
     label: str | None = None
     plan: str | None = None
     position: int | None = None
     path: str | None = None
-    slug: str | None = None
-    from_value: str | None = None
-    to_value: str | None = None
-    detail: str | None = None
+    value: str | None = None
+    not_shown: str | None = None
+    section: str | None = None
+
+
+NOWHERE = Place()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Change:
+    """One difference, with its place on each side.
+
+    `basis` (plan-added, label-added): what the new listing's values are compared with, the plan entry's
+    latest earlier listing (or the label before, for a label), None when there is none.
+    `seen_under` (plan-removed, value-removed): the labels of the (later) catalogue that still list that
+    plan entry, where its values can be seen; empty when none does or the label itself was removed. `fields` (entry-changed, not-shown-changed): what differs."""
+
+    kind: ChangeKind
+    before: Place = NOWHERE
+    after: Place = NOWHERE
+    basis: Place | None = None
+    seen_under: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str | None:
+        """The label this record is grouped under: the later side's, else the earlier side's."""
+        return self.after.label if self.after.label is not None else self.before.label
+
+    @property
+    def plan(self) -> str | None:
+        """The plan entry this record is grouped under: the later side's, else the earlier side's."""
+        return self.after.plan if self.after.plan is not None else self.before.plan
+
+    @property
+    def position(self) -> int | None:
+        """The listing position: the later side's, else the earlier side's."""
+        return self.after.position if self.after.position is not None else self.before.position
+
+    @property
+    def path(self) -> str | None:
+        """The listing entry's path (None for an entry without one, or a record about no entry)."""
+        return self.after.path if self.after.position is not None else self.before.path
+
+    @property
+    def from_value(self) -> str | None:
+        return self.before.value
+
+    @property
+    def to_value(self) -> str | None:
+        return self.after.value
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Unchanged:
-    """A (plan entry, listing entry) value that is the same on both sides."""
+    """A value that is the same on both sides (each side names its own label and plan entry)."""
 
-    plan: str
-    position: int
-    path: str | None
-    slug: str
-    value: str
+    before: Place
+    after: Place
+
+    @property
+    def plan(self) -> str | None:
+        return self.after.plan
+
+    @property
+    def position(self) -> int | None:
+        return self.after.position
+
+    @property
+    def path(self) -> str | None:
+        return self.after.path
+
+    @property
+    def value(self) -> str | None:
+        return self.after.value
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Side:
-    """One side of a comparison: a version label, optionally narrowed to one plan entry."""
+    """One side of a comparison: a version label, optionally narrowed to one plan entry, optionally of a
+    catalogue at a git revision (`revision`; None is the working tree or the one catalogue compared)."""
 
-    label: str
+    label: str | None = None
     plan: str | None = None
+    revision: str | None = None
 
     def __str__(self) -> str:
+        if self.label is None:
+            return self.revision or "working tree"
         return self.label if self.plan is None else f"{self.label}:{self.plan}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Comparison:
-    """The result of comparing two sides: every change and every unchanged value."""
+    """The result of comparing two sides: every change and every unchanged value, in order (grouped by
+    label, then plan entry)."""
 
-    from_side: str
-    to_side: str
-    plans_added: tuple[str, ...] = ()
-    plans_removed: tuple[str, ...] = ()
+    mode: ComparisonMode
+    before: Side
+    after: Side
     changes: tuple[Change, ...] = ()
     unchanged: tuple[Unchanged, ...] = ()
-    compared_plans: tuple[str, ...] = field(default=())
+
+    @property
+    def from_side(self) -> str:
+        return str(self.before)
+
+    @property
+    def to_side(self) -> str:
+        return str(self.after)
 
     @property
     def has_differences(self) -> bool:
         """True when anything at all differs."""
         return bool(self.changes)
 
+    @property
+    def plans_added(self) -> tuple[str, ...]:
+        """Names of the plan entries listed under the later label and not the earlier (labels mode)."""
+        return tuple(c.after.plan or "" for c in self.changes if c.kind == "plan-added")
+
+    @property
+    def plans_removed(self) -> tuple[str, ...]:
+        """Names of the plan entries listed under the earlier label and not the later (labels mode)."""
+        return tuple(c.before.plan or "" for c in self.changes if c.kind == "plan-removed")
+
     def transitions(self) -> list[tuple[str, str, int]]:
         """Value changes grouped by (from, to), with counts, largest group first."""
-        counts = Counter((c.from_value or "", c.to_value or "") for c in self.changes if c.kind == "value-changed")
-        return sorted(((a, b, n) for (a, b), n in counts.items()), key=lambda t: (-t[2], t[0], t[1]))
+        return transitions(self.changes)
 
     def by_kind(self, kind: ChangeKind) -> list[Change]:
         """The changes of one kind, in order."""
         return [c for c in self.changes if c.kind == kind]
+
+    def counts(self) -> dict[ChangeKind, int]:
+        """How many records of each kind, every kind present (zero when none)."""
+        found = Counter(c.kind for c in self.changes)
+        return {k: found.get(k, 0) for k in CHANGE_KINDS}
+
+
+def transitions(changes: Iterable[Change]) -> list[tuple[str, str, int]]:
+    """`value-changed` records grouped by (from, to), with counts, largest group first."""
+    counts = Counter((c.before.value or "", c.after.value or "") for c in changes if c.kind == "value-changed")
+    return sorted(((a, b, n) for (a, b), n in counts.items()), key=lambda t: (-t[2], t[0], t[1]))
 
 
 def parse_side(text: str, catalog: Catalog) -> Side:
@@ -114,52 +221,94 @@ def parse_side(text: str, catalog: Catalog) -> Side:
     return Side(label=label, plan=plan or None)
 
 
-def _compare_plans(entries: tuple[ListingEntry, ...], a: PlanEntry, b: PlanEntry, name: str,
-                   changes: list[Change], unchanged: list[Unchanged]) -> None:
-    for entry, va, vb in zip(entries, a.values, b.values):
+def _place(label: str | None, plan: str | None, entry: ListingEntry, value: str | None = None) -> Place:
+    return Place(label=label, plan=plan, position=entry.position, path=entry.path, value=value)
+
+
+def _compare_values(before: tuple[str, str], after: tuple[str, str], pairs: Iterable[tuple[ListingEntry, str,
+                    ListingEntry, str]], changes: list[Change], unchanged: list[Unchanged]) -> None:
+    """Value records for (old entry, old value, new entry, new value) pairs of two (label, plan) columns."""
+    for ea, va, eb, vb in pairs:
+        a, b = _place(*before, ea, va), _place(*after, eb, vb)
         if va != vb:
-            changes.append(Change(kind="value-changed", plan=name, position=entry.position, path=entry.path,
-                                  slug=entry.slug, from_value=va, to_value=vb))
+            changes.append(Change(kind="value-changed", before=a, after=b))
         else:
-            unchanged.append(Unchanged(plan=name, position=entry.position, path=entry.path, slug=entry.slug, value=va))
+            unchanged.append(Unchanged(before=a, after=b))
+
+
+def latest_earlier_listing(catalog: Catalog, name: str, label: str) -> VersionLabel | None:
+    """The latest label before `label` (in catalogue order) that lists plan entry `name`, or None."""
+    labels = [v.label for v in catalog.versions]
+    for v in reversed(catalog.versions[: labels.index(label)]):
+        if v.plan(name) is not None:
+            return v
+    return None
+
+
+def _listed(catalog: Catalog, name: str, from_label: str | None, version: VersionLabel, plan: PlanEntry,
+            changes: list[Change], unchanged: list[Unchanged]) -> None:
+    """A plan entry listed under `version` but not on the earlier side: the plan-added record, then each
+    value against the plan entry's latest earlier listing, or as new when it has none."""
+    prev = latest_earlier_listing(catalog, plan.name, version.label)
+    basis = Place(label=prev.label, plan=plan.name) if prev is not None else None
+    changes.append(Change(kind="plan-added", before=Place(label=from_label), after=Place(label=version.label,
+                          plan=plan.name), basis=basis))
+    if prev is not None:
+        old = prev.plan(plan.name)
+        assert old is not None
+        _compare_values((prev.label, plan.name), (version.label, plan.name),
+                        ((e, va, e, vb) for e, va, vb in zip(catalog.entries, old.values, plan.values)),
+                        changes, unchanged)
+    else:
+        for e, v in zip(catalog.entries, plan.values):
+            changes.append(Change(kind="value-added", before=_place(from_label, None, e),
+                                  after=_place(version.label, plan.name, e, v)))
+
+
+def _unlisted(entries: tuple[ListingEntry, ...], version: VersionLabel, plan: PlanEntry, to_label: str | None,
+              seen_under: tuple[str, ...], changes: list[Change], kind: ChangeKind = "plan-removed") -> None:
+    """A plan entry listed on the earlier side only: the plan-removed record and every value it had."""
+    changes.append(Change(kind=kind, before=Place(label=version.label, plan=plan.name), after=Place(label=to_label),
+                          seen_under=seen_under))
+    for e, v in zip(entries, plan.values):
+        changes.append(Change(kind="value-removed", before=_place(version.label, plan.name, e, v),
+                              after=_place(to_label, None, e), seen_under=seen_under))
+
+
+def _listing_labels(catalog: Catalog, name: str) -> tuple[str, ...]:
+    return tuple(v.label for v in catalog.versions if v.plan(name) is not None)
 
 
 def compare_sides(catalog: Catalog, from_side: Side, to_side: Side) -> Comparison:
     """Compare two labels (plan entries matched by name) or two (label, plan entry) pairs of one catalogue."""
     if (from_side.plan is None) != (to_side.plan is None):
         raise CatalogDocsError("compare a label with a label, or LABEL:PLAN with LABEL:PLAN, not one with the other")
-    va = catalog.version(from_side.label)
-    vb = catalog.version(to_side.label)
+    va = catalog.version(from_side.label or "")
+    vb = catalog.version(to_side.label or "")
     assert va is not None and vb is not None, "parse_side checks labels"
     changes: list[Change] = []
     unchanged: list[Unchanged] = []
     if from_side.plan is not None and to_side.plan is not None:
         pa, pb = va.plan(from_side.plan), vb.plan(to_side.plan)
         assert pa is not None and pb is not None, "parse_side checks plan entries"
-        name = pa.name if pa.name == pb.name else f"{pa.name} -> {pb.name}"
-        _compare_plans(catalog.entries, pa, pb, name, changes, unchanged)
-        return Comparison(from_side=str(from_side), to_side=str(to_side), changes=tuple(changes),
-                          unchanged=tuple(unchanged), compared_plans=(name,))
-    return _compare_labels(catalog, va, vb, changes, unchanged)
-
-
-def _compare_labels(catalog: Catalog, va: VersionLabel, vb: VersionLabel,
-                    changes: list[Change], unchanged: list[Unchanged]) -> Comparison:
-    names_a = [p.name for p in va.plans]
-    names_b = [p.name for p in vb.plans]
-    added = tuple(n for n in names_b if n not in names_a)
-    removed = tuple(n for n in names_a if n not in names_b)
-    for n in removed:
-        changes.append(Change(kind="plan-removed", label=va.label, plan=n))
-    for n in added:
-        changes.append(Change(kind="plan-added", label=vb.label, plan=n))
-    common = tuple(n for n in names_a if n in names_b)
-    for n in common:
-        pa, pb = va.plan(n), vb.plan(n)
-        assert pa is not None and pb is not None
-        _compare_plans(catalog.entries, pa, pb, n, changes, unchanged)
-    return Comparison(from_side=va.label, to_side=vb.label, plans_added=added, plans_removed=removed,
-                      changes=tuple(changes), unchanged=tuple(unchanged), compared_plans=common)
+        _compare_values((va.label, pa.name), (vb.label, pb.name),
+                        ((e, x, e, y) for e, x, y in zip(catalog.entries, pa.values, pb.values)), changes, unchanged)
+        return Comparison(mode="plans", before=from_side, after=to_side, changes=tuple(changes),
+                          unchanged=tuple(unchanged))
+    # Grouped by plan entry: the later label's plan entries in its order, then those it no longer lists.
+    for pb in vb.plans:
+        pa = va.plan(pb.name)
+        if pa is None:
+            _listed(catalog, pb.name, va.label, vb, pb, changes, unchanged)
+        else:
+            _compare_values((va.label, pa.name), (vb.label, pb.name),
+                            ((e, x, e, y) for e, x, y in zip(catalog.entries, pa.values, pb.values)),
+                            changes, unchanged)
+    for pa in va.plans:
+        if vb.plan(pa.name) is None:
+            _unlisted(catalog.entries, va, pa, vb.label, _listing_labels(catalog, pa.name), changes)
+    return Comparison(mode="labels", before=Side(label=va.label), after=Side(label=vb.label),
+                      changes=tuple(changes), unchanged=tuple(unchanged))
 
 
 def consecutive_pairs(catalog: Catalog) -> list[tuple[VersionLabel, VersionLabel]]:
@@ -167,78 +316,109 @@ def consecutive_pairs(catalog: Catalog) -> list[tuple[VersionLabel, VersionLabel
     return list(zip(catalog.versions, catalog.versions[1:]))
 
 
-def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_name: str = "after") -> Comparison:
-    """Everything that differs between two catalogues: entries, labels, plan entries, values, the register."""
+def _match_entries(old: Catalog, new: Catalog) -> dict[int, ListingEntry]:
+    """Old position -> new entry: the same key (path, or entry-N), else an entry at the same position whose
+    key is new on one side and gone on the other (a changed path)."""
+    new_by_key = {e.key: e for e in new.entries}
+    old_keys = {e.key for e in old.entries}
+    matched = {e.position: new_by_key[e.key] for e in old.entries if e.key in new_by_key}
+    taken = {e.position for e in matched.values()}
+    fresh = {e.position: e for e in new.entries if e.key not in old_keys and e.position not in taken}
+    for e in old.entries:
+        if e.position not in matched and e.position in fresh:
+            matched[e.position] = fresh.pop(e.position)
+    return matched
+
+
+def _entry_fields(o: ListingEntry, e: ListingEntry) -> tuple[EntryField, ...]:
+    fields: list[EntryField] = []
+    if o.position != e.position:
+        fields.append("position")
+    if o.path != e.path:
+        fields.append("path")
+    if (o.area.id if o.area else None) != (e.area.id if e.area else None):
+        fields.append("area")
+    if o.version_marker != e.version_marker:
+        fields.append("version_marker")
+    if o.source != e.source:
+        fields.append("source")
+    if o.not_shown != e.not_shown:
+        fields.append("not_shown")
+    return tuple(fields)
+
+
+def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_name: str | None = None) -> Comparison:
+    """Everything that differs between two catalogues (`old_name` is the old one's git revision; the new one
+    is the working tree unless `new_name` names a revision): listing entries, then label by label and plan
+    entry by plan entry every value, then the not-shown register."""
     changes: list[Change] = []
     unchanged: list[Unchanged] = []
-    old_entries = {e.key: e for e in old.entries}
-    new_entries = {e.key: e for e in new.entries}
-    for key, e in old_entries.items():
-        if key not in new_entries:
-            changes.append(Change(kind="entry-removed", position=e.position, path=e.path, slug=e.slug))
-    for key, e in new_entries.items():
-        if key not in old_entries:
-            changes.append(Change(kind="entry-added", position=e.position, path=e.path, slug=e.slug))
-        else:
-            o = old_entries[key]
-            diffs = []
-            if o.position != e.position:
-                diffs.append(f"position {o.position} -> {e.position}")
-            if (o.area.id if o.area else None) != (e.area.id if e.area else None):
-                diffs.append(f"area {o.area.id if o.area else 'none'} -> {e.area.id if e.area else 'none'}")
-            if o.version_marker != e.version_marker:
-                diffs.append("version marker")
-            if o.source != e.source or o.not_shown != e.not_shown:
-                diffs.append("sources or not-shown references")
-            if diffs:
-                changes.append(Change(kind="entry-changed", position=e.position, path=e.path, slug=e.slug,
-                                      detail="; ".join(diffs)))
-    plans_added: list[str] = []
-    plans_removed: list[str] = []
-    old_labels = {v.label: v for v in old.versions}
+    matched = _match_entries(old, new)
+    kept = {e.position for e in matched.values()}
+    for o in old.entries:
+        e = matched.get(o.position)
+        if e is None:
+            changes.append(Change(kind="entry-removed", before=_place(None, None, o)))
+        elif fields := _entry_fields(o, e):
+            changes.append(Change(kind="entry-changed", before=_place(None, None, o), after=_place(None, None, e),
+                                  fields=fields))
+    for e in new.entries:
+        if e.position not in kept:
+            changes.append(Change(kind="entry-added", after=_place(None, None, e)))
+
     new_labels = {v.label: v for v in new.versions}
-    for label, va in old_labels.items():
-        if label not in new_labels:
-            changes.append(Change(kind="label-removed", label=label,
-                                  detail="plan entries: " + ", ".join(p.name for p in va.plans)))
-    for label, vb in new_labels.items():
-        va = old_labels.get(label)
+    for va in old.versions:
+        if va.label not in new_labels:
+            # Its values are only in the catalogue at the old revision: nothing to point to here.
+            changes.append(Change(kind="label-removed", before=Place(label=va.label)))
+            for pa in va.plans:
+                _unlisted(old.entries, va, pa, None, (), changes)
+    for i, vb in enumerate(new.versions):
+        va = old.version(vb.label)
         if va is None:
-            changes.append(Change(kind="label-added", label=label,
-                                  detail="plan entries: " + ", ".join(p.name for p in vb.plans)))
+            prev = new.versions[i - 1].label if i > 0 else None
+            changes.append(Change(kind="label-added", after=Place(label=vb.label),
+                                  basis=Place(label=prev) if prev is not None else None))
+            for pb in vb.plans:
+                _listed(new, pb.name, None, vb, pb, changes, unchanged)
             continue
-        for p in va.plans:
-            if vb.plan(p.name) is None:
-                changes.append(Change(kind="plan-removed", label=label, plan=p.name))
-                plans_removed.append(f"{label}:{p.name}")
         for pb in vb.plans:
             pa = va.plan(pb.name)
             if pa is None:
-                changes.append(Change(kind="plan-added", label=label, plan=pb.name))
-                plans_added.append(f"{label}:{pb.name}")
+                _listed(new, pb.name, vb.label, vb, pb, changes, unchanged)
                 continue
-            old_values = {e.key: v for e, v in zip(old.entries, pa.values)}
-            for e, v in zip(new.entries, pb.values):
-                before = old_values.get(e.key)
-                if before is None:
-                    continue  # the entry itself is new: reported as entry-added
-                if before != v:
-                    changes.append(Change(kind="value-changed", label=label, plan=pb.name, position=e.position,
-                                          path=e.path, slug=e.slug, from_value=before, to_value=v))
+            old_values = {o.position: (o, v) for o, v in zip(old.entries, pa.values)}
+            new_values = {e.position: v for e, v in zip(new.entries, pb.values)}
+            pairs = []
+            for pos, (o, v) in old_values.items():
+                e = matched.get(pos)
+                if e is None:
+                    changes.append(Change(kind="value-removed", before=_place(va.label, pa.name, o, v),
+                                          after=Place(label=vb.label, plan=pb.name)))
                 else:
-                    unchanged.append(Unchanged(plan=f"{label}:{pb.name}", position=e.position, path=e.path,
-                                               slug=e.slug, value=v))
+                    pairs.append((o, v, e, new_values[e.position]))
+            _compare_values((va.label, pa.name), (vb.label, pb.name), pairs, changes, unchanged)
+            for e, v in zip(new.entries, pb.values):
+                if e.position not in kept:
+                    changes.append(Change(kind="value-added", before=Place(label=va.label, plan=pa.name),
+                                          after=_place(vb.label, pb.name, e, v)))
+        for pa in va.plans:
+            if vb.plan(pa.name) is None:
+                _unlisted(old.entries, va, pa, vb.label, _listing_labels(new, pa.name), changes)
+
     old_reg = {n.id: n for n in old.not_shown}
     new_reg = {n.id: n for n in new.not_shown}
     for nid, n in old_reg.items():
         if nid not in new_reg:
-            changes.append(Change(kind="not-shown-removed", detail=f"{nid} ({n.section})"))
+            changes.append(Change(kind="not-shown-removed", before=Place(not_shown=nid, section=n.section)))
     for nid, n in new_reg.items():
-        if nid not in old_reg:
-            changes.append(Change(kind="not-shown-added", detail=f"{nid} ({n.section})"))
-        elif old_reg[nid] != n:
-            fields = [f for f in ("topic", "detail", "section", "scope", "entries")
-                      if getattr(old_reg[nid], f) != getattr(n, f)]
-            changes.append(Change(kind="not-shown-changed", detail=f"{nid} ({n.section}): " + ", ".join(fields)))
-    return Comparison(from_side=old_name, to_side=new_name, plans_added=tuple(plans_added),
-                      plans_removed=tuple(plans_removed), changes=tuple(changes), unchanged=tuple(unchanged))
+        was = old_reg.get(nid)
+        if was is None:
+            changes.append(Change(kind="not-shown-added", after=Place(not_shown=nid, section=n.section)))
+        elif was != n:
+            fields = tuple(f for f in ("topic", "detail", "section", "scope", "entries")
+                           if getattr(was, f) != getattr(n, f))
+            changes.append(Change(kind="not-shown-changed", before=Place(not_shown=nid, section=was.section),
+                                  after=Place(not_shown=nid, section=n.section), fields=fields))
+    return Comparison(mode="revisions", before=Side(revision=old_name), after=Side(revision=new_name),
+                      changes=tuple(changes), unchanged=tuple(unchanged))

@@ -10,7 +10,6 @@ from typing import Any, Literal
 
 import yaml
 
-from .compare import Comparison
 from .errors import CatalogDocsError
 from .model import LOCK_VALUES, Catalog
 from .openapi import openapi_document
@@ -83,24 +82,6 @@ def catalog_data(catalog: Catalog) -> dict[str, Any]:
             {"id": n.id, "topic": n.topic, "detail": n.detail, "section": n.section, "scope": n.scope,
              "entries": list(n.entries)}
             for n in catalog.not_shown
-        ],
-    }
-
-
-def comparison_data(cmp: Comparison) -> dict[str, Any]:
-    """A comparison as JSON-ready data (`catalog-docs diff --format json`)."""
-    return {
-        "from": cmp.from_side,
-        "to": cmp.to_side,
-        "plans_added": list(cmp.plans_added),
-        "plans_removed": list(cmp.plans_removed),
-        "changes": [
-            {"kind": c.kind, "label": c.label, "plan": c.plan, "position": c.position, "path": c.path,
-             "from": c.from_value, "to": c.to_value, "detail": c.detail}
-            for c in cmp.changes
-        ],
-        "unchanged": [
-            {"plan": u.plan, "position": u.position, "path": u.path, "value": u.value} for u in cmp.unchanged
         ],
     }
 

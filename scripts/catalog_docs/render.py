@@ -31,6 +31,7 @@ from markupsafe import Markup
 from .compare import Comparison, compare_sides, consecutive_pairs, Side
 from .errors import CatalogDocsError
 from .escape import finalize, front_matter, md_escape
+from .formats import groups as change_groups, summary_rows
 from .export import catalog_data, lock_matrix_csv, openapi_data, to_json, to_yaml
 from .gcpause import paused_gc
 from .layout import DOWNLOAD_SCHEMA_DIR, MANIFEST
@@ -70,7 +71,12 @@ def do_path_gap(entry: ListingEntry, catalog: Catalog) -> NotShown | None:
 
 _LOCK_HTML: dict[str, Markup] = {}
 NOT_LISTED = Markup('<span class="not-listed" title="This label does not list this plan entry">not listed</span>')
-CHANGED = Markup('<span class="changed">changed</span>')
+CHANGED = Markup('<span class="changed" title="Differs from the previous label: the latest earlier label that '
+                 'lists this plan entry">changed</span>')
+"""Changed since the previous label. Not to be confused with PLANS_DIFFER, a difference within one label."""
+PLANS_DIFFER = Markup('<span class="plans-differ" title="The plan entries listed under this label give this listing '
+                      'entry different values">plans differ</span>')
+NEW_VALUE = Markup('<span class="new-value" title="No earlier label lists this plan entry">new</span>')
 
 
 def do_lock(value: str) -> Markup:
@@ -124,13 +130,22 @@ def _op_link(title: str, slug: str, root: str) -> Markup:
     return Markup(f"[{md_escape(title)}]({root}operations/{do_url(slug)}.md)")
 
 
-def do_unchanged_rows(unchanged: Any, entries: dict[int, ListingEntry], root: str) -> Markup:
+def do_unchanged_rows(unchanged: Any, entries: dict[int, ListingEntry], root: str, from_label: str) -> Markup:
     """The rows of a comparison's unchanged values, indented into their folded block. One filter call,
-    not a loop in the template: at 1,000 operations a comparison has thousands of them."""
+    not a loop in the template: at 1,000 operations a comparison has thousands of them. A value of a
+    re-listed plan entry says which earlier label it is the same as."""
     return Markup("\n".join([
-        f"    | {u.position} | {do_op_link(entries[u.position], root)} | {md_escape(u.plan)} | {do_lock(u.value)} |"
+        f"    | {u.position} | {do_op_link(entries[u.position], root)} | {md_escape(u.plan)}"
+        + ("" if u.before.label == from_label else f" (same as under {md_escape(u.before.label)})")
+        + f" | {do_lock(u.value)} |"
         for u in unchanged
     ]))
+
+
+def do_summary_text(rows: Any) -> str:
+    """A comparison's summary rows as one plain sentence part (`1 plan entry added, 3 values changed
+    close → unlimited`), for a page description; escaped where it lands, like any text."""
+    return ", ".join(f"{n} {what.lower()}" + (f" {t[0]} → {t[1]}" if t else "") for what, n, t in rows)
 
 
 def compare_slug(a: VersionLabel, b: VersionLabel) -> str:
@@ -181,6 +196,8 @@ def _environment() -> Environment:
     env.filters["history_cells"] = do_history_cells
     env.filters["op_link"] = do_op_link
     env.filters["unchanged_rows"] = do_unchanged_rows
+    env.filters["summary_text"] = do_summary_text
+    env.globals.update(CHANGED=CHANGED, PLANS_DIFFER=PLANS_DIFFER, NEW_VALUE=NEW_VALUE, NOT_LISTED=NOT_LISTED)
     return env
 
 
@@ -346,9 +363,12 @@ def plan_pages(catalog: Catalog) -> _Pages:
     choices = [("Version labels", [v.label for v in catalog.versions]),
                ("Version label : plan entry", [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans])]
     pages.add("compare/index.md", "compare_index.md.j2", comparisons=comparisons, choices=choices)
-    for a, b, cmp in comparisons:
-        pages.add(f"compare/{compare_slug(a, b)}.md", "compare.md.j2", a=a, b=b, cmp=cmp,
-                  entries={e.position: e for e in catalog.entries}, unchanged_listed=UNCHANGED_LISTED)
+    entries = {e.position: e for e in catalog.entries}
+    for i, (a, b, cmp) in enumerate(comparisons):
+        pages.add(f"compare/{compare_slug(a, b)}.md", "compare.md.j2", a=a, b=b, cmp=cmp, groups=change_groups(cmp),
+                  summary=summary_rows(cmp), entries=entries, unchanged_listed=UNCHANGED_LISTED,
+                  earlier=comparisons[i - 1][:2] if i > 0 else None,
+                  later=comparisons[i + 1][:2] if i + 1 < len(comparisons) else None)
     _paged(pages, "matrix/index.md", "matrix.md.j2", by_column, wide, columns=pages.columns)
     pages.add("not-shown/index.md", "not_shown.md.j2", pairs=pairs)
     pages.add_file("downloads/catalog.json", lambda: to_json(catalog_data(catalog)))
