@@ -102,7 +102,7 @@ def test_any_pair_compare_page_shows_the_diff_for_two_chosen_labels(visit: Visit
     # and a result area (an <output>, an aria-live region, #compare-result or [data-compare-result])
     # that shows the changes between the chosen labels: the same ones the static pair page lists.
     static = visit.open("compare/FAKE-1.0...FAKE-1.1/")
-    changes = static.locator("#changed-close-unlimited").locator("xpath=following::table[1]")
+    changes = static.locator("#plan-PLAN-A-changed-close-unlimited").locator("xpath=following::table[1]")
     changed_paths = changes.locator("td:nth-child(2) a").all_inner_texts()
     expected = [ff.PATHS[position - 1] or f"Entry {position}" for _, position, _, _ in ff.changes("FAKE 1.0", "FAKE 1.1")]
     assert changed_paths == expected and len(expected) == 5

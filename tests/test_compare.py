@@ -1,4 +1,5 @@
-"""The comparison stage: typed change records with stable kebab-case kinds, on the real and fake catalogues."""
+"""The comparison stage: typed change records with stable kebab-case kinds, each naming its label, plan entry,
+listing entry and value on both sides (real catalogue for the source's one fact, fake catalogues otherwise)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from catalog_docs.compare import CHANGE_KINDS, Side, compare_catalogs, compare_sides, parse_side
+from catalog_docs.compare import (CHANGE_KINDS, Change, Side, compare_catalogs, compare_sides,
+                                  latest_earlier_listing, parse_side)
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.model import Catalog
 from catalog_docs.validate import load_catalog
@@ -25,52 +27,117 @@ def fake(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     return load_catalog(write_catalog(tmp_path_factory.mktemp("fake") / "catalog", FAKE_SPECS["plans-come-and-go"]))
 
 
+@pytest.fixture(scope="module")
+def relisted(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    return load_catalog(write_catalog(tmp_path_factory.mktemp("relisted") / "catalog", FAKE_SPECS["relisted"]))
+
+
 def _sides(catalog: Catalog, a: str, b: str):  # noqa: ANN202 - a Comparison
     return compare_sides(catalog, parse_side(a, catalog), parse_side(b, catalog))
 
 
+def _row(c: Change) -> tuple:
+    """(kind, from label, from plan, to label, to plan, position, from value, to value)."""
+    return (c.kind, c.before.label, c.before.plan, c.after.label, c.after.plan, c.position, c.from_value, c.to_value)
+
+
 def test_kinds_are_the_documented_kebab_case_ids() -> None:
-    # Consumers match on these strings: renaming one is a breaking change.
+    # Consumers match on these strings: renaming one is a breaking change; new kinds are only appended.
     assert CHANGE_KINDS == (
         "value-changed", "plan-added", "plan-removed", "entry-added", "entry-removed", "entry-changed",
         "label-added", "label-removed", "not-shown-added", "not-shown-removed", "not-shown-changed",
+        "value-added", "value-removed",
     )
 
 
 def test_real_catalogue_1_0_1_to_1_1_0(real: Catalog) -> None:
     # The source (§8 rule 2): UPI_N 3.0.0 is gone, 22 values of UPI_N 1.0.0 go close -> unlimited,
-    # every entry but /transactionStatusQuery.
+    # every entry but /transactionStatusQuery. The removed plan entry brings its 23 values along.
     cmp = _sides(real, "UPI_N 1.0.1", "UPI_N 1.1.0")
     assert cmp.plans_removed == ("UPI_N 3.0.0",) and cmp.plans_added == ()
     changed = cmp.by_kind("value-changed")
     assert len(changed) == 22
-    assert {(c.plan, c.from_value, c.to_value) for c in changed} == {("UPI_N 1.0.0", "close", "unlimited")}
+    assert {(c.before.label, c.before.plan, c.after.label, c.after.plan, c.from_value, c.to_value) for c in changed} \
+        == {("UPI_N 1.0.1", "UPI_N 1.0.0", "UPI_N 1.1.0", "UPI_N 1.0.0", "close", "unlimited")}
     assert [e.position for e in real.entries if e.path != "/transactionStatusQuery"] == [c.position for c in changed]
     assert [(u.path, u.value) for u in cmp.unchanged] == [("/transactionStatusQuery", "close")]
     assert cmp.transitions() == [("close", "unlimited", 22)]
+    removed = cmp.by_kind("value-removed")
+    assert len(removed) == len(real.entries) == 23
+    assert {(c.before.label, c.before.plan, c.after.label, c.after.plan) for c in removed} == {
+        ("UPI_N 1.0.1", "UPI_N 3.0.0", "UPI_N 1.1.0", None)}
+    assert cmp.by_kind("plan-removed")[0].seen_under == ("UPI_N 1.0.1",)
 
 
 def test_plans_added_and_removed_between_labels(fake: Catalog) -> None:
     cmp = _sides(fake, "FAKE 1.0", "FAKE 2.0")
-    assert [(c.kind, c.label, c.plan) for c in cmp.changes if c.kind != "value-changed"] == [
-        ("plan-removed", "FAKE 1.0", "PLAN B"), ("plan-added", "FAKE 2.0", "PLAN C")]
-    assert cmp.plans_added == ("PLAN C",) and cmp.plans_removed == ("PLAN B",)
+    # Grouped by plan entry, in the later label's order, then the plan entries it no longer lists.
+    assert [c.kind for c in cmp.changes] == (["value-changed"] * 2 + ["plan-added"] + ["value-added"] * 4
+                                             + ["plan-removed"] + ["value-removed"] * 4)
     # PLAN A: ccuu -> cucu
     assert [(c.position, c.from_value, c.to_value) for c in cmp.by_kind("value-changed")] == [
         (2, "close", "unlimited"), (3, "unlimited", "close")]
     assert [u.position for u in cmp.unchanged] == [1, 4]
+    # PLAN C is listed under no earlier label: every value is new, and says so on both sides.
+    added = cmp.by_kind("plan-added")[0]
+    assert (added.before.label, added.before.plan, added.after.label, added.after.plan, added.basis) == (
+        "FAKE 1.0", None, "FAKE 2.0", "PLAN C", None)
+    assert [_row(c) for c in cmp.by_kind("value-added")][3] == (
+        "value-added", "FAKE 1.0", None, "FAKE 2.0", "PLAN C", 4, None, "close")
+    assert cmp.by_kind("value-added")[3].path is None  # entry 4 has no path
+    # PLAN B: its values as they were, and the labels that still list it.
+    assert [(c.position, c.from_value) for c in cmp.by_kind("value-removed")] == [
+        (1, "unlimited"), (2, "unlimited"), (3, "unlimited"), (4, "unlimited")]
+    assert cmp.by_kind("plan-removed")[0].seen_under == ("FAKE 1.0", "FAKE 3.0")
+
+
+def test_a_plan_entry_listed_again_is_compared_with_its_previous_label(relisted: Catalog) -> None:
+    # PLAN B: listed under FAKE 1.0 (uuuuu), not under FAKE 1.1, again under FAKE 2.0 (uucuc).
+    assert latest_earlier_listing(relisted, "PLAN B", "FAKE 2.0").label == "FAKE 1.0"
+    cmp = _sides(relisted, "FAKE 1.1", "FAKE 2.0")
+    added = cmp.by_kind("plan-added")[0]
+    assert added.basis is not None and (added.basis.label, added.basis.plan) == ("FAKE 1.0", "PLAN B")
+    assert cmp.by_kind("value-added") == []
+    relisted_changes = [_row(c) for c in cmp.by_kind("value-changed") if c.after.plan == "PLAN B"]
+    assert relisted_changes == [
+        ("value-changed", "FAKE 1.0", "PLAN B", "FAKE 2.0", "PLAN B", 3, "unlimited", "close"),
+        ("value-changed", "FAKE 1.0", "PLAN B", "FAKE 2.0", "PLAN B", 5, "unlimited", "close"),
+    ]
+    same = [(u.before.label, u.position) for u in cmp.unchanged if u.after.plan == "PLAN B"]
+    assert same == [("FAKE 1.0", 1), ("FAKE 1.0", 2), ("FAKE 1.0", 4)]
+    # PLAN A is listed under both: compared with FAKE 1.1 itself (cucuc -> cucuu).
+    assert [_row(c) for c in cmp.by_kind("value-changed") if c.after.plan == "PLAN A"] == [
+        ("value-changed", "FAKE 1.1", "PLAN A", "FAKE 2.0", "PLAN A", 5, "close", "unlimited")]
+
+
+def test_a_plan_entry_new_everywhere_and_a_plan_entry_dropped(relisted: Catalog) -> None:
+    cmp = _sides(relisted, "FAKE 2.0", "FAKE 3.0")
+    assert [(c.after.position, c.to_value) for c in cmp.by_kind("value-added")] == [
+        (1, "close"), (2, "close"), (3, "close"), (4, "close"), (5, "unlimited")]
+    assert cmp.by_kind("value-changed") == [] and len(cmp.unchanged) == 10
+    cmp = _sides(relisted, "FAKE 3.0", "FAKE 3.1")
+    assert cmp.plans_removed == ("PLAN A",)
+    assert cmp.by_kind("plan-removed")[0].seen_under == ("FAKE 1.0", "FAKE 1.1", "FAKE 2.0", "FAKE 3.0")
+
+
+def test_a_label_with_a_single_plan_entry(relisted: Catalog) -> None:
+    cmp = _sides(relisted, "FAKE 1.0", "FAKE 1.1")  # PLAN A ccuuc -> cucuc; PLAN B dropped
+    assert [_row(c)[0] for c in cmp.changes] == ["value-changed", "value-changed", "plan-removed"] + ["value-removed"] * 5
+    assert cmp.by_kind("plan-removed")[0].seen_under == ("FAKE 1.0", "FAKE 2.0", "FAKE 3.0", "FAKE 3.1")
 
 
 def test_value_changes_are_grouped_by_transition(fake: Catalog) -> None:
-    cmp = _sides(fake, "FAKE 2.0", "FAKE 3.0")  # PLAN C cccc -> uccu, PLAN A unchanged, PLAN B added
-    assert cmp.transitions() == [("close", "unlimited", 2)]
+    cmp = _sides(fake, "FAKE 2.0", "FAKE 3.0")  # PLAN C cccc -> uccu, PLAN A unchanged, PLAN B listed again
+    # PLAN B (cccc) against its previous label FAKE 1.0 (uuuu): four more unlimited -> close.
+    assert cmp.transitions() == [("unlimited", "close", 4), ("close", "unlimited", 2)]
     assert cmp.plans_added == ("PLAN B",)
 
 
 def test_two_plans_of_different_names(fake: Catalog) -> None:
     cmp = _sides(fake, "FAKE 1.0:PLAN A", "FAKE 2.0:PLAN C")
-    assert cmp.from_side == "FAKE 1.0:PLAN A" and cmp.to_side == "FAKE 2.0:PLAN C"
-    assert {c.plan for c in cmp.by_kind("value-changed")} == {"PLAN A -> PLAN C"}
+    assert (cmp.mode, cmp.from_side, cmp.to_side) == ("plans", "FAKE 1.0:PLAN A", "FAKE 2.0:PLAN C")
+    assert {(c.before.label, c.before.plan, c.after.label, c.after.plan) for c in cmp.changes} == {
+        ("FAKE 1.0", "PLAN A", "FAKE 2.0", "PLAN C")}
     assert [c.position for c in cmp.by_kind("value-changed")] == [3, 4]
 
 
@@ -99,31 +166,54 @@ def test_a_label_cannot_be_compared_with_a_plan(fake: Catalog) -> None:
 
 def test_catalogue_against_catalogue(tmp_path: Path) -> None:
     old = load_catalog(write_catalog(tmp_path / "old", {
-        "entries": ["/fakeAlpha", "/fakeBeta", "/fakeGamma"],
-        "labels": {"FAKE 1.0": {"PLAN A": "ccc"}, "FAKE 2.0": {"PLAN A": "uuu"}},
+        "entries": ["/fakeAlpha", "/fakeBeta", "/fakeGamma", "/fakeEpsilon", None],
+        "labels": {"FAKE 1.0": {"PLAN A": "ccccc"}, "FAKE 2.0": {"PLAN A": "uuuuu"}},
         "not_shown": {"fake-kept": "Kept.", "fake-edited": "Before.", "fake-dropped": "Dropped."},
     }))
     new = load_catalog(write_catalog(tmp_path / "new", {
-        "entries": ["/fakeAlpha", "/fakeGamma", "/fakeDelta"],
-        "labels": {"FAKE 1.0": {"PLAN A": "cuc", "PLAN B": "uuu"}, "FAKE 3.0": {"PLAN A": "ccc"}},
+        # /fakeBeta removed, /fakeGamma moved from 3 to 2, /fakeZeta added at 3, /fakeEpsilon's path changed
+        # to /fakeDelta (same position), the entry without a path kept. FAKE 2.0 removed, FAKE 3.0 added.
+        "entries": ["/fakeAlpha", "/fakeGamma", "/fakeZeta", "/fakeDelta", None],
+        "labels": {"FAKE 1.0": {"PLAN A": "cuccu", "PLAN B": "uuuuu"}, "FAKE 3.0": {"PLAN A": "ccccu"}},
         "not_shown": {"fake-kept": "Kept.", "fake-edited": "After.", "fake-new": "New."},
     }))
-    cmp = compare_catalogs(old, new, "main", "working tree")
-    got = [(c.kind, c.label, c.plan, c.path, c.from_value, c.to_value) for c in cmp.changes]
+    cmp = compare_catalogs(old, new, "main")
+    assert (cmp.mode, cmp.from_side, cmp.to_side) == ("revisions", "main", "working tree")
+    got = [(c.kind, c.before.label, c.before.plan, c.before.position, c.before.path, c.before.value,
+            c.after.label, c.after.plan, c.after.position, c.after.path, c.after.value) for c in cmp.changes
+           if not c.kind.startswith("not-shown")]
+    n = None
     assert got == [
-        ("entry-removed", None, None, "/fakeBeta", None, None),
-        ("entry-changed", None, None, "/fakeGamma", None, None),  # moved from position 3 to 2
-        ("entry-added", None, None, "/fakeDelta", None, None),
-        ("label-removed", "FAKE 2.0", None, None, None, None),
-        ("value-changed", "FAKE 1.0", "PLAN A", "/fakeGamma", "close", "unlimited"),  # matched by path
-        ("plan-added", "FAKE 1.0", "PLAN B", None, None, None),
-        ("label-added", "FAKE 3.0", None, None, None, None),
-        ("not-shown-removed", None, None, None, None, None),
-        ("not-shown-changed", None, None, None, None, None),  # in register order
-        ("not-shown-added", None, None, None, None, None),
+        # Listing entries first.
+        ("entry-removed", n, n, 2, "/fakeBeta", n, n, n, n, n, n),
+        ("entry-changed", n, n, 3, "/fakeGamma", n, n, n, 2, "/fakeGamma", n),
+        ("entry-changed", n, n, 4, "/fakeEpsilon", n, n, n, 4, "/fakeDelta", n),
+        ("entry-added", n, n, n, n, n, n, n, 3, "/fakeZeta", n),
+        # The removed label, with every value it had.
+        ("label-removed", "FAKE 2.0", n, n, n, n, n, n, n, n, n),
+        ("plan-removed", "FAKE 2.0", "PLAN A", n, n, n, n, n, n, n, n),
+        *[("value-removed", "FAKE 2.0", "PLAN A", i, p, "unlimited", n, n, i, p, n)
+          for i, p in enumerate(["/fakeAlpha", "/fakeBeta", "/fakeGamma", "/fakeEpsilon", None], start=1)],
+        # FAKE 1.0, PLAN A (ccccc -> cuccu): values matched by entry, not by position.
+        ("value-removed", "FAKE 1.0", "PLAN A", 2, "/fakeBeta", "close", "FAKE 1.0", "PLAN A", n, n, n),
+        ("value-changed", "FAKE 1.0", "PLAN A", 3, "/fakeGamma", "close", "FAKE 1.0", "PLAN A", 2, "/fakeGamma", "unlimited"),
+        ("value-changed", "FAKE 1.0", "PLAN A", 5, n, "close", "FAKE 1.0", "PLAN A", 5, n, "unlimited"),
+        ("value-added", "FAKE 1.0", "PLAN A", n, n, n, "FAKE 1.0", "PLAN A", 3, "/fakeZeta", "close"),
+        # FAKE 1.0, PLAN B: listed under no earlier label, so every value is new.
+        ("plan-added", "FAKE 1.0", n, n, n, n, "FAKE 1.0", "PLAN B", n, n, n),
+        *[("value-added", "FAKE 1.0", n, i, p, n, "FAKE 1.0", "PLAN B", i, p, "unlimited")
+          for i, p in enumerate(["/fakeAlpha", "/fakeGamma", "/fakeZeta", "/fakeDelta", None], start=1)],
+        # The added label, compared with the label before it (FAKE 1.0: cuccu -> ccccu).
+        ("label-added", n, n, n, n, n, "FAKE 3.0", n, n, n, n),
+        ("plan-added", n, n, n, n, n, "FAKE 3.0", "PLAN A", n, n, n),
+        ("value-changed", "FAKE 1.0", "PLAN A", 2, "/fakeGamma", "unlimited", "FAKE 3.0", "PLAN A", 2, "/fakeGamma", "close"),
     ]
-    assert cmp.plans_added == ("FAKE 1.0:PLAN B",)
-    details = {c.kind: c.detail for c in cmp.changes}
-    assert details["entry-changed"] == "position 3 -> 2"
-    assert details["not-shown-changed"] == "fake-edited (§2): detail"
-    assert details["label-added"] == "plan entries: PLAN A"
+    fields = {c.before.path or c.after.path: c.fields for c in cmp.by_kind("entry-changed")}
+    assert fields == {"/fakeGamma": ("position",), "/fakeEpsilon": ("path",)}
+    label_added = cmp.by_kind("label-added")[0]
+    assert label_added.basis is not None and label_added.basis.label == "FAKE 1.0"
+    register = [(c.kind, c.before.not_shown, c.after.not_shown, c.fields) for c in cmp.changes
+                if c.kind.startswith("not-shown")]
+    assert register == [("not-shown-removed", "fake-dropped", n, ()), ("not-shown-changed", "fake-edited", "fake-edited",
+                                                                       ("detail",)),
+                        ("not-shown-added", n, "fake-new", ())]

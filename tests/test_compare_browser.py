@@ -1,68 +1,176 @@
-"""/compare/ in Chromium: the any-pair form draws the diff in the page, from catalog.json, with no server."""
+"""/compare/ and the comparison pages in Chromium, on a site built from the fake catalogue `relisted` (five
+labels, a plan entry removed and listed again, one new everywhere, a label with a single plan entry).
+
+The any-pair form draws the diff in the page from catalog.json, puts its choice in the URL so a comparison
+can be shared as a link, and follows back and forward. On a phone (390 px wide) the before and after values
+of every change are readable without scrolling sideways, and the form's controls are at least 44 px tall.
+Screenshots go to test-artifacts/screenshots/.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote, urlsplit
 
 import pytest
+from playwright.sync_api import Browser, Page, expect
 
-from playwright.sync_api import Page
-
-import fixture_facts as ff
-from browsing import Visit
+from browsing import SCREENSHOTS, Visit, new_visit
+from fake_catalogs import FAKE_SPECS, write_catalog
+from sitebuild import build, copy_project
+from siteserver import serve
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def fake_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The `relisted` fake catalogue built into a site and served; yields its base URL."""
+    work = tmp_path_factory.mktemp("relisted-site")
+    catalog = write_catalog(work / "catalog-src", FAKE_SPECS["relisted"])
+    project = copy_project(work / "project", catalog=catalog)
+    result = build(project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    with serve(project / "site") as base:
+        yield base
+
 
 @pytest.fixture
-def page(visit: Visit) -> Iterator[Page]:
-    """A page in the shared session browser (one Playwright per run); the visit fails the test on any
-    console error, failed request or request to another origin."""
-    page = visit.page
-    page.errors = []  # type: ignore[attr-defined]
-    page.on("pageerror", lambda e: page.errors.append(str(e)))  # type: ignore[attr-defined]
-    yield page
+def visit(chromium: Browser, fake_site: str) -> Iterator[Visit]:
+    v = new_visit(chromium, fake_site)
+    yield v
+    v.context.close()
+    assert not v.problems(), "\n".join(v.problems())
 
 
 @pytest.fixture
-def base_url(site_url: str) -> str:
-    return site_url
+def phone(chromium: Browser, fake_site: str) -> Iterator[Visit]:
+    v = new_visit(chromium, fake_site, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    yield v
+    v.context.close()
+    assert not v.problems(), "\n".join(v.problems())
 
 
-def test_the_default_pair_is_drawn_on_load(page, base_url: str) -> None:  # noqa: ANN001
-    page.goto(base_url + "compare/")
-    page.wait_for_selector("#catalog-compare-result table")
+def result_title(page: Page) -> str:
+    page.wait_for_selector("#catalog-compare-result h3")
+    return page.locator("#catalog-compare-result h3").inner_text()
+
+
+def shown_query(page: Page) -> str:
+    """The query part of the page's address (the theme may add a #fragment as the reader scrolls)."""
+    return "?" + urlsplit(page.url).query
+
+
+def query(a: str, b: str) -> str:
+    return f"?from={quote(a)}&to={quote(b)}"
+
+
+def test_compare_opens_on_the_newest_pair(visit: Visit) -> None:
+    page = visit.open("compare/")
+    assert result_title(page) == "FAKE 3.0 → FAKE 3.1"
+    assert page.get_by_label("From", exact=True).input_value() == "FAKE 3.0"
+    assert page.get_by_label("To", exact=True).input_value() == "FAKE 3.1"
+    # PLAN A is no longer listed: its five values, each with the value it had and "not listed".
     result = page.locator("#catalog-compare-result")
-    assert result.locator("h3").inner_text() == "FAKE 1.0 → FAKE 1.1"
-    changed = result.locator("table").nth(1).locator("tbody tr")
-    assert changed.count() == len(ff.changes("FAKE 1.0", "FAKE 1.1")) == 5  # all close -> unlimited
-    assert result.locator("table").nth(1).locator(".lock.lock-unlimited").count() == 5
-    assert "/fakeWidgetList" not in result.inner_text()  # unchanged under PLAN A
-    assert "not listed" in result.locator(".not-listed").first.inner_text()
-    assert page.get_by_label("From", exact=True).input_value() == "FAKE 1.0"
-    assert page.errors == []
+    expect(result).to_contain_text("FAKE 3.1 · plan entry PLAN A")
+    expect(result).to_contain_text("Its values can still be seen under FAKE 1.0, FAKE 1.1, FAKE 2.0, FAKE 3.0.")
+    assert result.locator(".not-listed").count() >= 5
 
 
-def test_two_plan_entries_and_a_mismatched_pair(page, base_url: str) -> None:  # noqa: ANN001
-    page.goto(base_url + "compare/")
-    page.get_by_label("From", exact=True).select_option("FAKE 1.0:PLAN A")
-    page.get_by_label("To", exact=True).select_option("FAKE 1.0:PLAN B")
+def test_a_choice_is_a_shareable_link_and_back_and_forward_follow_it(visit: Visit) -> None:
+    page = visit.open("compare/")
+    result_title(page)
+    page.get_by_label("From", exact=True).select_option("FAKE 1.1")
+    page.get_by_label("To", exact=True).select_option("FAKE 2.0")
     page.get_by_role("button", name="Compare").click()
-    page.wait_for_function("document.querySelector('#catalog-compare-result h3').textContent.includes('PLAN B')")
-    # PLAN A is close and PLAN B unlimited everywhere under FAKE 1.0: every listing entry differs.
-    assert page.locator("#catalog-compare-result table").nth(1).locator("tbody tr").count() == ff.LISTING_SIZE
-    page.get_by_label("To", exact=True).select_option("FAKE 1.1")
+    expect(page.locator("#catalog-compare-result h3")).to_have_text("FAKE 1.1 → FAKE 2.0")
+    assert shown_query(page) == query("FAKE 1.1", "FAKE 2.0") and urlsplit(page.url).path.endswith("/compare/")
+    # PLAN B is listed again: every value compared with its previous label, FAKE 1.0.
+    result = page.locator("#catalog-compare-result")
+    expect(result).to_contain_text("previous label, FAKE 1.0")
+    relisted = result.locator("table").filter(has_text="FAKE 1.0")
+    assert relisted.count() == 2  # the two changed values, then the three unchanged ones
+    assert relisted.first.locator("tbody tr").count() == 2
+    page.screenshot(path=str(SCREENSHOTS / "compare-any-pair-relisted.png"), full_page=True)
+
+    page.get_by_label("From", exact=True).select_option("FAKE 2.0")
+    page.get_by_label("To", exact=True).select_option("FAKE 3.0")
     page.get_by_role("button", name="Compare").click()
-    alert = page.get_by_role("alert")
-    assert "compare a label with a label" in alert.inner_text()
+    expect(page.locator("#catalog-compare-result h3")).to_have_text("FAKE 2.0 → FAKE 3.0")
+    expect(page.locator("#catalog-compare-result")).to_contain_text("No earlier label lists PLAN N")
+
+    # The theme's instant navigation may load the page again on back and forward; either way the form and
+    # the result end up showing what the address names.
+    page.go_back()
+    assert shown_query(page) == query("FAKE 1.1", "FAKE 2.0")
+    expect(page.get_by_label("From", exact=True)).to_have_value("FAKE 1.1")
+    expect(page.locator("#catalog-compare-result h3")).to_have_text("FAKE 1.1 → FAKE 2.0")
+    page.go_back()
+    expect(page.get_by_label("From", exact=True)).to_have_value("FAKE 3.0")
+    expect(page.locator("#catalog-compare-result h3")).to_have_text("FAKE 3.0 → FAKE 3.1")
+    page.go_forward()
+    expect(page.get_by_label("To", exact=True)).to_have_value("FAKE 2.0")
+    expect(page.locator("#catalog-compare-result h3")).to_have_text("FAKE 1.1 → FAKE 2.0")
 
 
-def test_the_form_works_when_reached_by_a_link(page, base_url: str) -> None:  # noqa: ANN001
-    # With instant navigation the page is swapped in and its <script> re-run by the theme; served on a
-    # port other than site_url's, the theme falls back to a normal load. Either way the form must work.
-    page.goto(base_url)
-    page.get_by_role("link", name="Compare", exact=True).first.click()
-    page.wait_for_selector("#catalog-compare-result table")
-    # the summary's "close → unlimited" row and the five changes of FAKE 1.0 -> FAKE 1.1
-    assert page.locator("#catalog-compare-result .lock-unlimited").count() == 1 + 5
-    assert page.errors == []
+def test_opening_a_shared_link_shows_that_comparison(visit: Visit) -> None:
+    page = visit.open("compare/" + query("FAKE 1.0:PLAN B", "FAKE 2.0:PLAN B"))
+    assert result_title(page) == "FAKE 1.0:PLAN B → FAKE 2.0:PLAN B"
+    assert page.get_by_label("From", exact=True).input_value() == "FAKE 1.0:PLAN B"
+    rows = page.locator("#catalog-compare-result table").nth(1).locator("tbody tr")
+    assert rows.count() == 2  # uuuuu -> uucuc
+
+
+def test_a_link_to_an_unknown_pair_says_so_and_shows_the_newest(visit: Visit) -> None:
+    page = visit.open("compare/" + query("FAKE 9", "FAKE 1.0"))
+    assert result_title(page) == "FAKE 3.0 → FAKE 3.1"
+    expect(page.get_by_role("alert")).to_contain_text("not in this catalogue")
+
+
+def test_version_pages_link_the_comparisons_before_and_after(visit: Visit) -> None:
+    page = visit.open("versions/FAKE-2.0/")
+    page.get_by_role("link", name="compare FAKE 1.1 → FAKE 2.0").click()
+    expect(page.locator("h1")).to_contain_text("Compare FAKE 1.1 → FAKE 2.0")
+    page = visit.open("versions/FAKE-2.0/")
+    page.get_by_role("link", name="compare FAKE 2.0 → FAKE 3.0").click()
+    expect(page.locator("h1")).to_contain_text("Compare FAKE 2.0 → FAKE 3.0")
+    page = visit.open("")
+    page.get_by_role("link", name="FAKE 3.0 → FAKE 3.1").first.click()
+    expect(page.locator("h1")).to_contain_text("Compare FAKE 3.0 → FAKE 3.1")
+
+
+def _no_sideways_scroll(page: Page) -> list[str]:
+    """Tables whose content is wider than the space they have (so part of a row needs scrolling), and
+    the page itself when it is wider than the screen."""
+    return page.evaluate("""() => {
+      const bad = [];
+      if (document.documentElement.scrollWidth > window.innerWidth + 1) bad.push("page " + document.documentElement.scrollWidth);
+      for (const t of document.querySelectorAll("article table")) {
+        const box = t.parentElement;
+        if (t.scrollWidth > box.clientWidth + 1 || t.getBoundingClientRect().right > window.innerWidth + 1)
+          bad.push((t.querySelector("th") || t).textContent.trim().slice(0, 40) + " " + t.scrollWidth + ">" + box.clientWidth);
+      }
+      return bad;
+    }""")
+
+
+@pytest.mark.parametrize("path", ["compare/FAKE-1.1...FAKE-2.0/", "compare/FAKE-3.0...FAKE-3.1/",
+                                  "operations/fake-v2-gamma/", "operations/entry-4/"])
+def test_phone_shows_every_before_and_after_value_without_scrolling_sideways(phone: Visit, path: str) -> None:
+    page = phone.open(path)
+    page.screenshot(path=str(SCREENSHOTS / f"phone-{path.strip('/').replace('/', '-')}.png"), full_page=True)
+    assert _no_sideways_scroll(page) == []
+
+
+def test_phone_any_pair_form_has_controls_44px_tall(phone: Visit) -> None:
+    page = phone.open("compare/" + query("FAKE 1.1", "FAKE 2.0"))
+    result_title(page)
+    for control in (page.get_by_label("From", exact=True), page.get_by_label("To", exact=True),
+                    page.get_by_role("button", name="Compare")):
+        box = control.bounding_box()
+        assert box is not None and box["height"] >= 44, box
+    page.screenshot(path=str(SCREENSHOTS / "phone-compare-any-pair.png"), full_page=True)
+    assert _no_sideways_scroll(page) == []

@@ -15,7 +15,8 @@ import pytest
 
 from catalog_docs.compare import compare_sides, parse_side
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.export import catalog_data, comparison_data
+from catalog_docs.diffjson import comparison_data
+from catalog_docs.export import catalog_data
 from catalog_docs.model import Catalog
 from catalog_docs.validate import load_catalog
 from fake_catalogs import FAKE_SPECS, write_catalog

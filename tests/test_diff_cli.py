@@ -7,9 +7,11 @@ import os
 import subprocess
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from catalog_docs import cli
+from catalog_docs.diffjson import FORMAT_VERSION, schema
 from fake_catalogs import FAKE_SPECS, write_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,6 +26,23 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
+def valid(text: str) -> dict:
+    """The diff JSON, checked against the published schema (every JSON output of these tests goes through here)."""
+    data = json.loads(text)
+    jsonschema.Draft202012Validator.check_schema(schema())
+    jsonschema.Draft202012Validator(schema()).validate(data)
+    assert data["format_version"] == FORMAT_VERSION
+    assert data["counts"]["differences"] == len(data["changes"])
+    return data
+
+
+def where(c: dict) -> tuple:
+    """(kind, from label, from plan, to label, to plan, position, from value, to value) of one JSON record."""
+    pos = c["to"]["position"] if c["to"]["position"] is not None else c["from"]["position"]
+    return (c["kind"], c["from"]["label"], c["from"]["plan"], c["to"]["label"], c["to"]["plan"], pos,
+            c["from"]["value"], c["to"]["value"])
+
+
 @pytest.fixture(scope="module")
 def fake_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_catalog(tmp_path_factory.mktemp("fake") / "catalog", FAKE_SPECS["plans-come-and-go"])
@@ -34,40 +53,60 @@ def fake_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_json_for_the_real_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
     # The issue's example: UPI_N 3.0.0 removed, 22 values of UPI_N 1.0.0 close -> unlimited.
     code, out, _ = run(capsys, "diff", "UPI_N 1.0.1", "UPI_N 1.1.0", "--format", "json", "--catalog", str(REAL))
-    data = json.loads(out)
+    data = valid(out)
     assert code == 0
-    assert (data["from"], data["to"]) == ("UPI_N 1.0.1", "UPI_N 1.1.0")
-    assert data["plans_removed"] == ["UPI_N 3.0.0"] and data["plans_added"] == []
+    assert data["mode"] == "labels"
+    assert (data["from"], data["to"]) == ({"revision": None, "label": "UPI_N 1.0.1", "plan": None},
+                                          {"revision": None, "label": "UPI_N 1.1.0", "plan": None})
+    removed = [c for c in data["changes"] if c["kind"] == "plan-removed"]
+    assert [(c["from"]["label"], c["from"]["plan"], c["to"]["label"], c["to"]["plan"]) for c in removed] == [
+        ("UPI_N 1.0.1", "UPI_N 3.0.0", "UPI_N 1.1.0", None)]
     values = [c for c in data["changes"] if c["kind"] == "value-changed"]
     assert len(values) == 22
-    assert all({"kind", "plan", "position", "path", "from", "to"} <= c.keys() for c in data["changes"])
-    assert {(c["plan"], c["from"], c["to"]) for c in values} == {("UPI_N 1.0.0", "close", "unlimited")}
-    assert "/transactionStatusQuery" not in {c["path"] for c in values}
-    assert [u["path"] for u in data["unchanged"]] == ["/transactionStatusQuery"]
+    assert {where(c)[:5] + where(c)[6:] for c in values} == {
+        ("value-changed", "UPI_N 1.0.1", "UPI_N 1.0.0", "UPI_N 1.1.0", "UPI_N 1.0.0", "close", "unlimited")}
+    assert "/transactionStatusQuery" not in {c["to"]["path"] for c in values}
+    assert [u["to"]["path"] for u in data["unchanged"]] == ["/transactionStatusQuery"]
+    # The removed plan entry's values come along, each on its label and plan entry.
+    gone = [c for c in data["changes"] if c["kind"] == "value-removed"]
+    assert len(gone) == 23 and {(c["from"]["label"], c["from"]["plan"]) for c in gone} == {("UPI_N 1.0.1", "UPI_N 3.0.0")}
 
 
 def test_text_puts_the_summary_before_the_changes(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "diff", "UPI_N 1.0.1", "UPI_N 1.1.0", "--catalog", str(REAL))
     assert code == 0
-    assert out.startswith("UPI_N 1.0.1 -> UPI_N 1.1.0: 23 differences\n")
-    assert out.index("Summary") < out.index("Changes") < out.index("close -> unlimited (22)")
-    assert "  UPI_N 3.0.0 (listed under UPI_N 1.0.1, not listed under UPI_N 1.1.0)" in out
-    assert "/transactionStatusQuery" not in out
+    assert out.startswith("UPI_N 1.0.1 -> UPI_N 1.1.0: 46 differences\n")  # 22 changed, 1 plan and its 23 values
+    assert out.index("Summary") < out.index("UPI_N 1.1.0 · plan entry UPI_N 1.0.0") < out.index("close -> unlimited (22 values)")
+    assert ("  Plan entry UPI_N 3.0.0 listed under UPI_N 1.0.1 (not listed under UPI_N 1.1.0). "
+            "Its values can still be seen under UPI_N 1.0.1.") in out
+    assert "/transactionStatusQuery" not in out.split("plan entry UPI_N 3.0.0")[0]
 
 
 def test_two_plan_entries(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "diff", "UPI_N 1.0.1:UPI_N 1.0.0", "UPI_N 1.0.1:UPI_N 3.0.0", "--format", "json",
                        "--catalog", str(REAL))
-    data = json.loads(out)
-    assert code == 0 and len(data["changes"]) == 23
-    assert {c["plan"] for c in data["changes"]} == {"UPI_N 1.0.0 -> UPI_N 3.0.0"}
+    data = valid(out)
+    assert code == 0 and len(data["changes"]) == 23 and data["mode"] == "plans"
+    assert (data["from"]["plan"], data["to"]["plan"]) == ("UPI_N 1.0.0", "UPI_N 3.0.0")
+    assert {where(c)[1:5] for c in data["changes"]} == {("UPI_N 1.0.1", "UPI_N 1.0.0", "UPI_N 1.0.1", "UPI_N 3.0.0")}
 
 
-def test_markdown_snapshot(capsys: pytest.CaptureFixture[str], fake_dir: Path, request: pytest.FixtureRequest) -> None:
-    # Snapshot of a pull-request comment: plans added and removed and two transitions (fake catalogue
-    # plans-come-and-go, FAKE 1.0 -> FAKE 3.0).
-    code, out, _ = run(capsys, "diff", "FAKE 1.0", "FAKE 3.0", "--format", "markdown", "--catalog", str(fake_dir))
-    snapshot = SNAPSHOTS / "diff-fake-1.0-to-3.0.md"
+@pytest.mark.parametrize(("spec", "sides", "fmt", "name"), [
+    # Plans added and removed and two transitions.
+    ("plans-come-and-go", ("FAKE 1.0", "FAKE 3.0"), "markdown", "diff-fake-1.0-to-3.0.md"),
+    # A plan entry listed again (compared with its previous label) beside one listed under both labels.
+    ("relisted", ("FAKE 1.1", "FAKE 2.0"), "markdown", "diff-relisted-1.1-to-2.0.md"),
+    ("relisted", ("FAKE 1.1", "FAKE 2.0"), "text", "diff-relisted-1.1-to-2.0.txt"),
+    # A plan entry new everywhere; a plan entry dropped, with where it can still be seen.
+    ("relisted", ("FAKE 2.0", "FAKE 3.0"), "text", "diff-relisted-2.0-to-3.0.txt"),
+    ("relisted", ("FAKE 3.0", "FAKE 3.1"), "markdown", "diff-relisted-3.0-to-3.1.md"),
+])
+def test_snapshot(capsys: pytest.CaptureFixture[str], tmp_path: Path, request: pytest.FixtureRequest, spec: str,
+                  sides: tuple[str, str], fmt: str, name: str) -> None:
+    # Snapshots of pull-request comments and terminal output; regenerate with --update-goldens, read the diff.
+    folder = write_catalog(tmp_path / "catalog", FAKE_SPECS[spec])
+    code, out, _ = run(capsys, "diff", *sides, "--format", fmt, "--catalog", str(folder))
+    snapshot = SNAPSHOTS / name
     if request.config.getoption("--update-goldens"):
         snapshot.write_text(out, encoding="utf-8")
     assert code == 0
@@ -151,14 +190,24 @@ def test_against_a_revision_from_a_subfolder(capsys: pytest.CaptureFixture[str],
     monkeypatch.chdir(repo / "docs" / "deep")
 
     code, out, err = run(capsys, "diff", "--against", "HEAD", "--format", "json", "--exit-code")
-    data = json.loads(out)
+    data = valid(out)
     assert code == 1, err
-    assert (data["from"], data["to"]) == ("HEAD", "working tree")
-    assert [(c["kind"], c["label"], c["plan"], c["path"], c["from"], c["to"]) for c in data["changes"]] == [
-        ("value-changed", "FAKE 1.0", "PLAN A", "/fakeAlpha", "close", "unlimited"),
-        ("value-changed", "FAKE 1.0", "PLAN A", "/fakeBeta", "close", "unlimited"),
-        ("label-added", "FAKE 4.0", None, None, None, None),
+    assert (data["mode"], data["from"], data["to"]) == ("revisions", {"revision": "HEAD", "label": None, "plan": None},
+                                                        {"revision": None, "label": None, "plan": None})
+    got = [where(c) for c in data["changes"]]
+    assert got == [
+        ("value-changed", "FAKE 1.0", "PLAN A", "FAKE 1.0", "PLAN A", 1, "close", "unlimited"),
+        ("value-changed", "FAKE 1.0", "PLAN A", "FAKE 1.0", "PLAN A", 2, "close", "unlimited"),
+        # The added label with all its values, compared with the label before it (FAKE 3.0, PLAN A cucu).
+        ("label-added", None, None, "FAKE 4.0", None, None, None, None),
+        ("plan-added", None, None, "FAKE 4.0", "PLAN A", None, None, None),
+        ("value-changed", "FAKE 3.0", "PLAN A", "FAKE 4.0", "PLAN A", 1, "close", "unlimited"),
+        ("value-changed", "FAKE 3.0", "PLAN A", "FAKE 4.0", "PLAN A", 3, "close", "unlimited"),
     ]
+    assert [(u["from"]["label"], u["to"]["label"], u["to"]["position"]) for u in data["unchanged"]
+            if u["to"]["label"] == "FAKE 4.0"] == [("FAKE 3.0", "FAKE 4.0", 2), ("FAKE 3.0", "FAKE 4.0", 4)]
+    label_added = next(c for c in data["changes"] if c["kind"] == "label-added")
+    assert label_added["basis"]["label"] == "FAKE 3.0"
 
 
 def test_against_the_same_revision_has_no_differences(capsys: pytest.CaptureFixture[str], repo: Path,
@@ -205,3 +254,65 @@ def test_against_outside_a_git_checkout(capsys: pytest.CaptureFixture[str], tmp_
     code, _, err = run(capsys, "diff", "--against", "main")
     assert code == 2
     assert f"{tmp_path.resolve() / 'catalog'} is not inside a git checkout; --against needs a git repository" in err
+
+
+# --- wording and size ---------------------------------------------------------------------------------------
+
+def test_singular_and_plural(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = write_catalog(tmp_path / "catalog", {
+        "entries": ["/fakeOnly", "/fakeOther"],
+        "labels": {"FAKE 1": {"PLAN X": "cu"}, "FAKE 2": {"PLAN X": "uu"}},
+    })
+    _, out, _ = run(capsys, "diff", "FAKE 1", "FAKE 2", "--catalog", str(folder))
+    assert out.startswith("FAKE 1 -> FAKE 2: 1 difference\n")
+    assert "  Value changed close -> unlimited  " in out and "  Value unchanged  " in out
+    assert "close -> unlimited (1 value)" in out and "1 value unchanged" in out
+    _, md, _ = run(capsys, "diff", "FAKE 1", "FAKE 2", "--format", "markdown", "--catalog", str(folder))
+    assert "**1 difference.**" in md and "| Value changed `close` → `unlimited` | 1 |" in md
+    for wrong in ("1 differences", "1 values", "1 plan entries"):
+        assert wrong not in out + md
+
+
+@pytest.fixture(scope="module")
+def large_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """1,200 entries: every value of PLAN A flips, PLAN B is dropped, PLAN C is new: 3,600 value records."""
+    n = 1200
+    return write_catalog(tmp_path_factory.mktemp("large") / "catalog", {
+        "entries": [f"/fakeOperation{i:04d}" for i in range(n)],
+        "labels": {"FAKE 1": {"PLAN A": "c" * n, "PLAN B": "cu" * (n // 2)},
+                   "FAKE 2": {"PLAN A": "u" * n, "PLAN C": "uc" * (n // 2)}},
+    })
+
+
+def test_a_large_comment_stays_under_githubs_limit(capsys: pytest.CaptureFixture[str], large_dir: Path) -> None:
+    labels = ["FAKE 1", "FAKE 2"]
+    code, full, _ = run(capsys, "diff", labels[0], labels[-1], "--format", "json", "--catalog", str(large_dir))
+    data = valid(full)
+    assert data["counts"]["differences"] == 3 * 1200 + 2  # far more rows than fit
+    code, out, _ = run(capsys, "diff", labels[0], labels[-1], "--format", "markdown", "--catalog", str(large_dir))
+    assert code == 0 and len(out) < 65_536
+    # It says what it left out and how to get everything.
+    assert "left out to keep this comment under GitHub's 65,536-character limit" in out
+    assert f"catalog-docs diff '{labels[0]}' '{labels[-1]}' --format json" in out
+    # The summary stays whole: every kind and transition the JSON counts.
+    for kind, n in data["counts"]["by_kind"].items():
+        if n and kind != "value-changed":
+            assert f" | {n:,} |" in out, kind
+    assert out.count("<details>") == out.count("</details>")
+
+
+def test_sections_are_dropped_last_and_said_so() -> None:
+    from catalog_docs.compare import compare_sides, parse_side
+    from catalog_docs.formats import format_markdown
+    from catalog_docs.validate import load_catalog
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        catalog = load_catalog(write_catalog(Path(tmp) / "catalog", FAKE_SPECS["relisted"]))
+    cmp = compare_sides(catalog, parse_side("FAKE 1.1", catalog), parse_side("FAKE 2.0", catalog))
+    whole = format_markdown(cmp)
+    small = format_markdown(cmp, budget=len(whole) - 200)
+    assert len(small) <= len(whole) - 200 and "more rows left out" in small or "more row left out" in small
+    tiny = format_markdown(cmp, budget=900)
+    assert len(tiny) <= 900
+    assert "left out to keep this comment under GitHub's" in tiny and "--format json" in tiny

@@ -312,7 +312,9 @@ def test_version_10_sets_its_two_plan_entries_side_by_side(site: Path) -> None:
         # In the fixture, PLAN A is close and PLAN B unlimited for every operation under FAKE 1.0: every row differs.
         assert lock_text(row["PLAN A"]) == "close"
         assert lock_text(row["PLAN B"]) == "unlimited"
-        assert row["Plans differ"].text() == "differs" and is_changed(row["Plans differ"])
+        # A difference within the label: its own mark, never the "changed since the previous label" one.
+        assert row["Plans differ"].text() == "plans differ" and not is_changed(row["Plans differ"])
+        assert row["Plans differ"].find_all("span", cls="plans-differ")
     assert f"Plan entries differ on {ff.LISTING_SIZE} of {ff.LISTING_SIZE} listing entries." in root.text()
 
 
@@ -371,13 +373,19 @@ def test_plan_a_follows_its_values_across_labels(site: Path) -> None:
 
 def _summary_counts(a: str, b: str) -> dict[str, str]:
     """The summary table of a comparison page as the fixture says it must read: change -> count."""
-    moves: dict[str, int] = {}
+    def row(n: int, one: str, many: str) -> dict[str, str]:
+        return {one if n == 1 else many: str(n)} if n else {}
+
+    moves: dict[tuple[str, str], int] = {}
     for _, _, x, y in ff.changes(a, b):
-        moves[f"Values changed {x} → {y}"] = moves.get(f"Values changed {x} → {y}", 0) + 1
-    return {"Plan entries added": str(len(ff.plans_added(a, b))),
-            "Plan entries removed": str(len(ff.plans_removed(a, b))),
-            **{k: str(v) for k, v in sorted(moves.items())},
-            "Values unchanged": str(len(ff.unchanged(a, b)))}
+        moves[(x, y)] = moves.get((x, y), 0) + 1
+    added, removed = ff.plans_added(a, b), ff.plans_removed(a, b)  # the fixture re-lists no plan entry
+    return {**row(len(added), "Plan entry added", "Plan entries added"),
+            **row(len(removed), "Plan entry removed", "Plan entries removed"),
+            **{("Value" if n == 1 else "Values") + f" changed {x} → {y}": str(n) for (x, y), n in moves.items()},
+            **row(len(added) * ff.LISTING_SIZE, "New value (no earlier listing)", "New values (no earlier listing)"),
+            **row(len(removed) * ff.LISTING_SIZE, "Value no longer listed", "Values no longer listed"),
+            **{"Value unchanged" if len(ff.unchanged(a, b)) == 1 else "Values unchanged": str(len(ff.unchanged(a, b)))}}
 
 
 @pytest.mark.parametrize(("a", "b"), ff.PAIRS)
@@ -387,41 +395,54 @@ def test_compare_page_summarises_before_listing_changes(site: Path, a: str, b: s
     assert headings.index("Summary") < headings.index("Every change")
     summary = {r["Change"].text(): r for r in as_dicts(table_with_header(root, "Change"))}
     assert {k: r["Count"].text() for k, r in summary.items()} == _summary_counts(a, b)
-    for name in ff.plans_removed(a, b):
-        assert name in summary["Plan entries removed"]["Detail"].text()
-    for name in ff.plans_added(a, b):
-        assert name in summary["Plan entries added"]["Detail"].text()
+    headings = [h.text().rstrip("¶") for h in root.find_all("h3")]
+    for name in ff.plans_removed(a, b) + ff.plans_added(a, b):
+        assert f"{b} · plan entry {name}" in headings
 
 
 def test_the_fixture_comparisons_are_the_ones_the_tests_expect() -> None:
     # Guards the expectations above against a fixture edit that would make them trivial.
     assert _summary_counts("FAKE 1.0", "FAKE 1.1") == {
-        "Plan entries added": "0", "Plan entries removed": "1", "Values changed close → unlimited": "5",
+        "Plan entry removed": "1", "Values changed close → unlimited": "5", "Values no longer listed": "8",
         "Values unchanged": "3"}
     assert _summary_counts("FAKE 1.1", "FAKE 2.0") == {
-        "Plan entries added": "1", "Plan entries removed": "0", "Values changed close → unlimited": "1",
-        "Values changed unlimited → close": "1", "Values unchanged": "6"}
+        "Plan entry added": "1", "Value changed close → unlimited": "1", "Value changed unlimited → close": "1",
+        "New values (no earlier listing)": "8", "Values unchanged": "6"}
+
+
+def _change_tables(root: Node) -> list[dict[str, Node]]:
+    """Rows of the tables of changes (first column Position), outside the folded block of unchanged values."""
+    return [row for table in root.find_all("table") for row in
+            (as_dicts(table_rows(table)) if table_rows(table)[0][0].text() == "Position" else [])
+            if not any(n.tag == "details" for n in table.ancestors())]
 
 
 @pytest.mark.parametrize(("a", "b"), ff.PAIRS)
 def test_compare_page_lists_every_change_with_a_link(site: Path, a: str, b: str) -> None:
     root = page(site, f"/compare/{ff.LABEL_SLUGS[a]}...{ff.LABEL_SLUGS[b]}/")
-    rows = [row for table in root.find_all("table") for row in
-            (as_dicts(table_rows(table)) if table_rows(table)[0][0].text() == "#" else [])
-            if not any(n.tag == "details" for n in table.ancestors())]
-    got = []
-    for row in rows:
-        position = int(row["#"].text())
+    changed, new, gone = [], [], []
+    for row in _change_tables(root):
+        position = int(row["Position"].text())
         entry = catalog().entries[position - 1]
         assert row["Operation"].find("a").attrs["href"] == f"../../operations/{entry.slug}/"
         assert row["Operation"].text() == entry.title
-        got.append((row["Plan entry"].text(), position, lock_text(row[a]), lock_text(row[b])))
-    assert sorted(got) == sorted(ff.changes(a, b))
+        if row[a].text().endswith("not listed"):
+            assert row[b].find_all("span", cls="new-value")
+            new.append((position, lock_text(row[b])))
+        elif row[b].text().endswith("not listed"):
+            gone.append((position, lock_text(row[a])))
+        else:
+            changed.append((position, lock_text(row[a]), lock_text(row[b])))
+    assert sorted(changed) == sorted((p, x, y) for _, p, x, y in ff.changes(a, b))
+    # A plan entry no earlier label lists: every value, marked new; one no longer listed: every value it had.
+    assert sorted(new) == sorted((i + 1, v) for plan in ff.plans_added(a, b) for i, v in enumerate(ff.VALUES[b][plan]))
+    assert sorted(gone) == sorted((i + 1, v) for plan in ff.plans_removed(a, b)
+                                  for i, v in enumerate(ff.VALUES[a][plan]))
     # Unchanged rows are folded away in a closed <details>.
     folded = root.find("details")
     assert folded is not None and "open" not in folded.attrs
-    unchanged = as_dicts(table_with_header(folded, "#"))
-    assert [(r["Plan entry"].text(), int(r["#"].text()), lock_text(r["Value"])) for r in unchanged] == \
+    unchanged = as_dicts(table_with_header(folded, "Position"))
+    assert [(r["Plan entry"].text(), int(r["Position"].text()), lock_text(r["Value"])) for r in unchanged] == \
         ff.unchanged(a, b)
 
 

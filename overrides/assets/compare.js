@@ -1,11 +1,21 @@
 /* Any-pair comparison on /compare/, computed in the browser from downloads/catalog.json; no server.
 
-   `compareSides(data, from, to)` is a pure function over catalog.json data. It mirrors
-   catalog_docs.compare.compare_sides + export.comparison_data, and returns exactly what
+   Why a port and not precomputed records: every pair of sides of a catalogue of 20 labels x 4 plan
+   entries x 1,000 operations is 6,400 (label:plan) pairs of 1,000 values each, far too much to publish;
+   catalog.json, which the site publishes anyway, is all the input the comparison needs.
+
+   `compareSides(data, from, to)` is a pure function over catalog.json data. It is a line-by-line port of
+   catalog_docs.compare.compare_sides + diffjson.comparison_data, and returns exactly what
    `catalog-docs diff FROM TO --format json` prints (tests/test_compare_js.py runs it under node and
-   checks that, on several catalogues). The rest of the file only draws its records in the page. */
+   checks that, on several catalogues). The rest of the file only formats its records, as
+   catalog_docs.formats does: grouped by label, then plan entry, then transition. */
 (function (root) {
   "use strict";
+
+  var KINDS = ["value-changed", "plan-added", "plan-removed", "entry-added", "entry-removed", "entry-changed",
+               "label-added", "label-removed", "not-shown-added", "not-shown-removed", "not-shown-changed",
+               "value-added", "value-removed"];
+  var VALUE_KINDS = ["value-changed", "value-added", "value-removed"];
 
   function fail(message) {
     var error = new Error(message);
@@ -42,25 +52,71 @@
       fail("plan entry " + quoted(plan) + " is not listed under " + quoted(label) + "; listed there: " +
            version.plans.map(function (p) { return quoted(p.name); }).join(", "));
     }
-    return { label: label, plan: at >= 0 ? plan : null };
+    return { revision: null, label: label, plan: at >= 0 ? plan : null };
   }
 
-  function change(kind, fields) {
-    var c = { kind: kind, label: null, plan: null, position: null, path: null, from: null, to: null, detail: null };
-    for (var k in fields) c[k] = fields[k];
-    return c;
+  /* A place on one side (compare.Place): every field present, null where it does not apply. */
+  function place(label, plan, entry, value) {
+    return { label: label === undefined ? null : label, plan: plan === undefined ? null : plan,
+             position: entry ? entry.position : null, path: entry ? entry.path : null,
+             value: value === undefined ? null : value, not_shown: null, section: null };
   }
 
-  function comparePlans(data, a, b, name, changes, unchanged) {
-    var n = Math.min(data.operations.length, a.values.length, b.values.length);
-    for (var i = 0; i < n; i++) {
-      var entry = data.operations[i], va = a.values[i].value, vb = b.values[i].value;
-      if (va !== vb) {
-        changes.push(change("value-changed", { plan: name, position: entry.position, path: entry.path, from: va, to: vb }));
-      } else {
-        unchanged.push({ plan: name, position: entry.position, path: entry.path, value: va });
-      }
+  function change(kind, from, to, extra) {
+    return { kind: kind, from: from, to: to, basis: (extra && extra.basis) || null,
+             seen_under: (extra && extra.seen_under) || [], fields: [] };
+  }
+
+  function compareValues(entries, before, after, a, b, changes, unchanged) {
+    for (var i = 0; i < entries.length; i++) {
+      var e = entries[i], va = a.values[i].value, vb = b.values[i].value;
+      var x = place(before[0], before[1], e, va), y = place(after[0], after[1], e, vb);
+      if (va !== vb) changes.push(change("value-changed", x, y));
+      else unchanged.push({ from: x, to: y });
     }
+  }
+
+  function latestEarlierListing(data, name, label) {
+    var at = data.versions.map(function (v) { return v.label; }).indexOf(label);
+    for (var i = at - 1; i >= 0; i--) if (findPlan(data.versions[i], name)) return data.versions[i];
+    return null;
+  }
+
+  function listingLabels(data, name) {
+    return data.versions.filter(function (v) { return findPlan(v, name); }).map(function (v) { return v.label; });
+  }
+
+  /* A plan entry listed under `version` only: each value against its latest earlier listing, or new. */
+  function listed(data, fromLabel, version, plan, changes, unchanged) {
+    var prev = latestEarlierListing(data, plan.name, version.label);
+    changes.push(change("plan-added", place(fromLabel), place(version.label, plan.name),
+                        { basis: prev ? place(prev.label, plan.name) : null }));
+    if (prev) {
+      compareValues(data.operations, [prev.label, plan.name], [version.label, plan.name],
+                    findPlan(prev, plan.name), plan, changes, unchanged);
+    } else {
+      data.operations.forEach(function (e, i) {
+        changes.push(change("value-added", place(fromLabel, null, e), place(version.label, plan.name, e, plan.values[i].value)));
+      });
+    }
+  }
+
+  function unlisted(data, version, plan, toLabel, changes) {
+    var seen = listingLabels(data, plan.name);
+    changes.push(change("plan-removed", place(version.label, plan.name), place(toLabel), { seen_under: seen }));
+    data.operations.forEach(function (e, i) {
+      changes.push(change("value-removed", place(version.label, plan.name, e, plan.values[i].value),
+                          place(toLabel, null, e), { seen_under: seen.slice() }));
+    });
+  }
+
+  function result(mode, a, b, changes, unchanged) {
+    var byKind = {};
+    KINDS.forEach(function (k) { byKind[k] = 0; });
+    changes.forEach(function (c) { byKind[c.kind] += 1; });
+    return { format: "catalog-docs-diff", format_version: 1, mode: mode, from: a, to: b,
+             counts: { differences: changes.length, unchanged: unchanged.length, by_kind: byKind },
+             changes: changes, unchanged: unchanged };
   }
 
   /* Compare two labels (plan entries matched by name) or two LABEL:PLAN pairs. */
@@ -73,25 +129,63 @@
     var changes = [], unchanged = [];
     if (a.plan !== null) {
       var pa = findPlan(va, a.plan), pb = findPlan(vb, b.plan);
-      var name = pa.name === pb.name ? pa.name : pa.name + " -> " + pb.name;
-      comparePlans(data, pa, pb, name, changes, unchanged);
-      return { from: a.label + ":" + a.plan, to: b.label + ":" + b.plan, plans_added: [], plans_removed: [],
-               changes: changes, unchanged: unchanged };
+      compareValues(data.operations, [va.label, pa.name], [vb.label, pb.name], pa, pb, changes, unchanged);
+      return result("plans", a, b, changes, unchanged);
     }
-    var namesA = va.plans.map(function (p) { return p.name; });
-    var namesB = vb.plans.map(function (p) { return p.name; });
-    var added = namesB.filter(function (n) { return namesA.indexOf(n) === -1; });
-    var removed = namesA.filter(function (n) { return namesB.indexOf(n) === -1; });
-    removed.forEach(function (n) { changes.push(change("plan-removed", { label: va.label, plan: n })); });
-    added.forEach(function (n) { changes.push(change("plan-added", { label: vb.label, plan: n })); });
-    namesA.filter(function (n) { return namesB.indexOf(n) !== -1; }).forEach(function (n) {
-      comparePlans(data, findPlan(va, n), findPlan(vb, n), n, changes, unchanged);
+    vb.plans.forEach(function (p) {
+      var old = findPlan(va, p.name);
+      if (!old) listed(data, va.label, vb, p, changes, unchanged);
+      else compareValues(data.operations, [va.label, p.name], [vb.label, p.name], old, p, changes, unchanged);
     });
-    return { from: va.label, to: vb.label, plans_added: added, plans_removed: removed,
-             changes: changes, unchanged: unchanged };
+    va.plans.forEach(function (p) {
+      if (!findPlan(vb, p.name)) unlisted(data, va, p, vb.label, changes);
+    });
+    return result("labels", { revision: null, label: va.label, plan: null },
+                  { revision: null, label: vb.label, plan: null }, changes, unchanged);
   }
 
-  var api = { compareSides: compareSides, parseSide: parseSide };
+  /* ---- formatting only, as catalog_docs.formats: records by label and plan entry, then transition ---- */
+
+  function groupLabel(c) { return c.to.label !== null ? c.to.label : c.from.label; }
+  function groupPlan(c) { return c.to.plan !== null ? c.to.plan : c.from.plan; }
+
+  function groups(res) {
+    var out = [], index = {};
+    res.changes.forEach(function (c) {
+      var key = groupLabel(c) + "\u0000" + groupPlan(c);
+      if (!(key in index)) { index[key] = out.length; out.push({ label: groupLabel(c), plan: groupPlan(c), records: [], values: [], unchanged: [] }); }
+      var g = out[index[key]];
+      (VALUE_KINDS.indexOf(c.kind) >= 0 ? g.values : g.records).push(c);
+    });
+    res.unchanged.forEach(function (u) {
+      var key = u.to.label + "\u0000" + u.to.plan;
+      if (key in index) out[index[key]].unchanged.push(u);
+    });
+    out.forEach(function (g) {
+      g.opening = g.records.filter(function (c) { return c.kind === "plan-added" || c.kind === "plan-removed"; })[0] || null;
+    });
+    return out;
+  }
+
+  function transitions(values) {
+    var found = {}, order = [];
+    values.forEach(function (c) {
+      var key = c.kind + "\u0000" + c.from.value + "\u0000" + c.to.value;
+      if (!found[key]) { found[key] = []; order.push(key); }
+      found[key].push(c);
+    });
+    return order.map(function (k) { return found[k]; }).sort(function (x, y) {
+      var kx = VALUE_KINDS.indexOf(x[0].kind), ky = VALUE_KINDS.indexOf(y[0].kind);
+      if (kx !== ky) return kx - ky;
+      if (x.length !== y.length) return y.length - x.length;
+      var a = String(x[0].from.value) + String(x[0].to.value), b = String(y[0].from.value) + String(y[0].to.value);
+      return a < b ? -1 : a > b ? 1 : 0;
+    });
+  }
+
+  function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
+
+  var api = { compareSides: compareSides, parseSide: parseSide, groups: groups, transitions: transitions };
   if (typeof module === "object" && module.exports) module.exports = api;
   root.CatalogCompare = api;
 
@@ -114,65 +208,87 @@
     return el("span", { "class": "not-listed", title: "This label does not list this plan entry" }, ["not listed"]);
   }
 
+  function newValue() {
+    return el("span", { "class": "new-value", title: "No earlier label lists this plan entry" }, ["new"]);
+  }
+
   function table(head, rows) {
-    return el("table", {}, [
-      el("thead", {}, [el("tr", {}, head.map(function (h) { return el("th", {}, [h]); }))]),
+    return el("div", { "class": "catalog-change" }, [el("table", {}, [
+      el("thead", {}, [el("tr", {}, head.map(function (h) { return el("th", { scope: "col" }, [h]); }))]),
       el("tbody", {}, rows.map(function (r) { return el("tr", {}, r.map(function (c) { return el("td", {}, [c]); })); }))
-    ]);
+    ])]);
   }
 
-  function transitions(result) {
-    var groups = {}, order = [];
-    result.changes.forEach(function (c) {
-      if (c.kind !== "value-changed") return;
-      var key = c.from + "\u0000" + c.to;
-      if (!groups[key]) { groups[key] = []; order.push(key); }
-      groups[key].push(c);
-    });
-    return order.map(function (k) { return groups[k]; }).sort(function (x, y) {
-      var a = x[0], b = y[0];
-      return y.length - x.length || (a.from !== b.from ? (a.from < b.from ? -1 : 1) : (a.to < b.to ? -1 : 1));
-    });
-  }
-
-  function draw(out, result, data, siteRoot) {
-    var slugs = {};
-    data.operations.forEach(function (o) { slugs[o.position] = o; });
+  function draw(out, res, data, siteRoot) {
+    var ops = {};
+    data.operations.forEach(function (o) { ops[o.position] = o; });
     function opLink(position) {
-      var op = slugs[position];
+      var op = ops[position];
       return el("a", { href: siteRoot + "operations/" + encodeURIComponent(op.slug) + "/" },
                 [op.path === null ? "Entry " + op.position : op.path]);
     }
-    var groups = transitions(result);
-    var summary = [
-      ["Plan entries added", result.plans_added.length],
-      ["Plan entries removed", result.plans_removed.length]
-    ];
-    var rows = summary.map(function (r) { return [r[0], String(r[1])]; });
-    groups.forEach(function (g) {
-      rows.push([el("span", {}, ["Values changed ", lock(g[0].from), " \u2192 ", lock(g[0].to)]), String(g.length)]);
+    function name(s) { return s.label + (s.plan === null ? "" : ":" + s.plan); }
+    var fromName = name(res.from), toName = name(res.to);
+    var n = res.counts.by_kind;
+    var rows = [];
+    [["plan-added", "Plan entry added", "Plan entries added"], ["plan-removed", "Plan entry removed", "Plan entries removed"]]
+      .forEach(function (k) { if (n[k[0]]) rows.push([n[k[0]] === 1 ? k[1] : k[2], String(n[k[0]])]); });
+    transitions(res.changes.filter(function (c) { return c.kind === "value-changed"; })).forEach(function (g) {
+      rows.push([el("span", {}, [(g.length === 1 ? "Value changed " : "Values changed "), lock(g[0].from.value), " \u2192 ",
+                                 lock(g[0].to.value)]), String(g.length)]);
     });
-    rows.push(["Values unchanged", String(result.unchanged.length)]);
+    if (n["value-added"]) rows.push([n["value-added"] === 1 ? "New value (no earlier listing)" : "New values (no earlier listing)", String(n["value-added"])]);
+    if (n["value-removed"]) rows.push([n["value-removed"] === 1 ? "Value no longer listed" : "Values no longer listed", String(n["value-removed"])]);
+    rows.push([res.counts.unchanged === 1 ? "Value unchanged" : "Values unchanged", String(res.counts.unchanged)]);
     out.textContent = "";
-    out.appendChild(el("h3", {}, [result.from + " \u2192 " + result.to]));
+    out.appendChild(el("h3", {}, [fromName + " \u2192 " + toName]));
+    out.appendChild(el("p", {}, [res.changes.length ? plural(res.changes.length, "difference", "differences") + "."
+                                                    : "Nothing differs between these two."]));
     out.appendChild(table(["Change", "Count"], rows));
-    if (!result.changes.length) out.appendChild(el("p", {}, ["Nothing differs between these two."]));
-    groups.forEach(function (g) {
-      out.appendChild(el("h4", {}, [g[0].from + " \u2192 " + g[0].to + " (" + g.length + ")"]));
-      out.appendChild(table(["#", "Operation", "Plan entry", result.from, result.to], g.map(function (c) {
-        return [String(c.position), opLink(c.position), c.plan, lock(c.from), lock(c.to)];
-      })));
-    });
-    result.changes.forEach(function (c) {
-      if (c.kind === "plan-removed") {
-        out.appendChild(el("p", {}, ["Plan entry " + c.plan + " removed: listed under " + result.from + "; ",
-                                      notListed(), " under " + result.to + "."]));
-      } else if (c.kind === "plan-added") {
-        out.appendChild(el("p", {}, ["Plan entry " + c.plan + " added: ", notListed(),
-                                      " under " + result.from + "; listed under " + result.to + "."]));
+    groups(res).forEach(function (g) {
+      var o = g.opening;
+      out.appendChild(el("h4", {}, [res.mode === "plans" ? fromName + " \u2192 " + toName : g.label + " \u00b7 plan entry " + g.plan]));
+      if (o && o.kind === "plan-added") {
+        out.appendChild(el("p", {}, o.basis
+          ? [notListed(), " under " + fromName + "; listed under " + toName + ". Each value is compared with its previous label, " +
+             o.basis.label + " (the latest earlier label that lists " + g.plan + ")."]
+          : [notListed(), " under " + fromName + "; listed under " + toName + ". No earlier label lists " + g.plan +
+             ", so each value is ", newValue(), "."]));
+      } else if (o && o.kind === "plan-removed") {
+        out.appendChild(el("p", {}, ["Listed under " + fromName + "; ", notListed(), " under " + toName + ". " +
+          (o.seen_under.length ? "Its values can still be seen under " + o.seen_under.join(", ") + "." : "No label lists it any more.")]));
+      }
+      transitions(g.values).forEach(function (t) {
+        var c0 = t[0];
+        if (c0.kind === "value-changed") {
+          out.appendChild(el("h5", {}, [c0.from.value + " \u2192 " + c0.to.value + " (" + plural(t.length, "value", "values") + ")"]));
+          out.appendChild(table(["Position", "Operation", name(c0.from), name(c0.to)], t.map(function (c) {
+            return [String(c.to.position), opLink(c.to.position), lock(c.from.value), lock(c.to.value)];
+          })));
+        } else if (c0.kind === "value-added") {
+          out.appendChild(el("h5", {}, ["New: " + c0.to.value + " (" + plural(t.length, "value", "values") + ")"]));
+          out.appendChild(table(["Position", "Operation", fromName, toName], t.map(function (c) {
+            return [String(c.to.position), opLink(c.to.position), notListed(), el("span", {}, [lock(c.to.value), " ", newValue()])];
+          })));
+        } else {
+          out.appendChild(el("h5", {}, ["No longer listed: " + c0.from.value + " (" + plural(t.length, "value", "values") + ")"]));
+          out.appendChild(table(["Position", "Operation", fromName, toName], t.map(function (c) {
+            return [String(c.from.position), opLink(c.from.position), lock(c.from.value), notListed()];
+          })));
+        }
+      });
+      if (o && o.kind === "plan-added" && g.unchanged.length) {
+        out.appendChild(el("h5", {}, ["Unchanged since " + g.unchanged[0].from.label + " (" + plural(g.unchanged.length, "value", "values") + ")"]));
+        out.appendChild(table(["Position", "Operation", g.unchanged[0].from.label, g.unchanged[0].to.label], g.unchanged.map(function (u) {
+          return [String(u.to.position), opLink(u.to.position), lock(u.from.value), lock(u.to.value)];
+        })));
+      } else if (g.unchanged.length) {
+        out.appendChild(el("p", {}, [plural(g.unchanged.length, "value", "values") + " unchanged."]));
       }
     });
   }
+
+  /* ---- the form: its choice lives in the URL (?from=...&to=...), so a comparison is a link ---- */
 
   var script = document.currentScript;
   var form = document.getElementById("catalog-compare");
@@ -182,8 +298,28 @@
   var dataUrl = new URL("../downloads/catalog.json", script.src).href;
   var loaded = null;
 
-  function run(event) {
-    if (event) event.preventDefault();
+  function hasOption(select, value) {
+    return Array.prototype.some.call(select.options, function (o) { return o.value === value; });
+  }
+
+  /* Put the URL's choice (when it names two known sides) into the form; the newest pair otherwise. */
+  function fromUrl() {
+    var query = new URLSearchParams(window.location.search);
+    var from = query.get("from"), to = query.get("to");
+    if (from !== null && to !== null && hasOption(form.elements.from, from) && hasOption(form.elements.to, to)) {
+      form.elements.from.value = from;
+      form.elements.to.value = to;
+      return true;
+    }
+    form.elements.from.value = form.elements.from.getAttribute("data-default");
+    form.elements.to.value = form.elements.to.getAttribute("data-default");
+    return from === null && to === null;
+  }
+
+  var UNKNOWN = "The link names a pair that is not in this catalogue; showing the newest pair instead.";
+
+  /* Draw the form's pair; `notice` (text) goes above the result. */
+  function run(notice) {
     var from = form.elements.from.value, to = form.elements.to.value;
     if (!loaded) loaded = fetch(dataUrl).then(function (r) {
       if (!r.ok) throw new Error("could not load catalog.json (" + r.status + ")");
@@ -191,13 +327,31 @@
     });
     loaded.then(function (data) {
       draw(out, compareSides(data, from, to), data, siteRoot);
+      if (notice) out.insertBefore(el("p", { "class": "catalog-compare-error", role: "alert" }, [notice]), out.firstChild);
     }).catch(function (error) {
       out.textContent = "";
       out.appendChild(el("p", { "class": "catalog-compare-error", role: "alert" }, [error.message]));
     });
   }
 
-  form.addEventListener("submit", run);
+  form.elements.from.setAttribute("data-default", form.elements.from.value);
+  form.elements.to.setAttribute("data-default", form.elements.to.value);
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var query = "?from=" + encodeURIComponent(form.elements.from.value) + "&to=" + encodeURIComponent(form.elements.to.value);
+    if (window.location.search !== query) window.history.pushState({ catalogCompare: true }, "", query);
+    run(null);
+  });
+  /* Back and forward: draw what the URL now names. One listener per window, however often the theme's
+     instant navigation runs this script again; it finds the form anew each time. */
+  root.CatalogCompareRedraw = function () {
+    if (document.getElementById("catalog-compare") !== form) return;
+    run(fromUrl() ? null : UNKNOWN);
+  };
+  if (!root.CatalogComparePopstate) {
+    root.CatalogComparePopstate = true;
+    window.addEventListener("popstate", function () { if (root.CatalogCompareRedraw) root.CatalogCompareRedraw(); });
+  }
   form.hidden = false;
-  run(null);
+  run(fromUrl() ? null : UNKNOWN);
 })(typeof globalThis !== "undefined" ? globalThis : this);

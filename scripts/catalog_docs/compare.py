@@ -317,16 +317,18 @@ def consecutive_pairs(catalog: Catalog) -> list[tuple[VersionLabel, VersionLabel
 
 
 def _match_entries(old: Catalog, new: Catalog) -> dict[int, ListingEntry]:
-    """Old position -> new entry: the same key (path, or entry-N), else an entry at the same position whose
-    key is new on one side and gone on the other (a changed path)."""
-    new_by_key = {e.key: e for e in new.entries}
-    old_keys = {e.key for e in old.entries}
-    matched = {e.position: new_by_key[e.key] for e in old.entries if e.key in new_by_key}
+    """Old position -> new entry. The same path is the same entry; entries without a path are matched in
+    listing order (the source names them by position only); an unmatched old entry and an unmatched new
+    entry at the same position are one entry whose path changed."""
+    new_by_path = {e.path: e for e in new.entries if e.path is not None}
+    matched = {e.position: new_by_path[e.path] for e in old.entries if e.path in new_by_path}
+    pathless = zip((e for e in old.entries if e.path is None), (e for e in new.entries if e.path is None))
+    matched.update((o.position, e) for o, e in pathless)
     taken = {e.position for e in matched.values()}
-    fresh = {e.position: e for e in new.entries if e.key not in old_keys and e.position not in taken}
-    for e in old.entries:
-        if e.position not in matched and e.position in fresh:
-            matched[e.position] = fresh.pop(e.position)
+    fresh = {e.position: e for e in new.entries if e.position not in taken}
+    for o in old.entries:
+        if o.position not in matched and o.position in fresh:
+            matched[o.position] = fresh.pop(o.position)
     return matched
 
 

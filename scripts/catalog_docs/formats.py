@@ -223,9 +223,9 @@ def transition_title(kind: ChangeKind, a: str | None, b: str | None, values: lis
     with `basis` (a re-listed plan entry), the labels compared are named too."""
     n = plural(len(values), "value", "values")
     if kind == "value-added":
-        return f"new: {name(b)} ({n})"
+        return f"New: {name(b)} ({n})"
     if kind == "value-removed":
-        return f"no longer listed: {name(a)} ({n})"
+        return f"No longer listed: {name(a)} ({n})"
     labels = {(c.before.label, c.after.label) for c in values}
     between = ""
     if len(labels) == 1 and basis is not None:
@@ -259,7 +259,7 @@ def format_text(cmp: Comparison) -> str:
             out.extend(f"    {c.position:>4}  {_entry(c):<{pw}}" for c in values)
         if g.unchanged:
             if g.lists_unchanged:
-                out.append(f"  unchanged ({plural(len(g.unchanged), 'value', 'values')})")
+                out.append(f"  Unchanged ({plural(len(g.unchanged), 'value', 'values')})")
                 pw = max(len(_entry(u)) for u in g.unchanged)
                 out.extend(f"    {u.position:>4}  {_entry(u):<{pw}}  {u.value}" for u in g.unchanged)
             else:
@@ -338,7 +338,7 @@ def _markdown(cmp: Comparison, rows_limit: int | None, groups_limit: int | None)
             keep = g.unchanged if rows_limit is None else g.unchanged[:rows_limit]
             table = ["| Position | Path | Value |", "|---:|---|---|"] + [
                 f"| {u.position} | {_md(_entry(u))} | {_md(u.value)} |" for u in keep]
-            words = f"unchanged ({plural(n, 'value', 'values')})"
+            words = f"Unchanged ({plural(n, 'value', 'values')})"
             tables.append((words, words, table, n))
         for md_title, html_title, table, n in tables:
             kept = len(table) - 2
@@ -372,12 +372,17 @@ def format_markdown(cmp: Comparison, budget: int = COMMENT_BUDGET) -> str:
     text = _markdown(cmp, None, None)
     if len(text) <= budget:
         return text
-    for rows in (100, 50, 20, 10, 5, 2, 0):
-        text = _markdown(cmp, rows, None)
-        if len(text) <= budget:
-            return text
-    n = len(groups(cmp))
-    lo, hi = 0, n  # the most sections that fit, with empty tables
+    if len(_markdown(cmp, 0, None)) <= budget:
+        # The most rows per table that fit (a binary search: the length grows with the row limit).
+        lo, hi = 0, max(len(cmp.changes), len(cmp.unchanged))
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if len(_markdown(cmp, mid, None)) <= budget:
+                lo = mid
+            else:
+                hi = mid - 1
+        return _markdown(cmp, lo, None)
+    lo, hi = 0, len(groups(cmp))  # the most sections that fit, with empty tables
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if len(_markdown(cmp, 0, mid)) <= budget:
