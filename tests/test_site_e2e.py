@@ -325,7 +325,9 @@ def test_version_20_marks_the_rows_where_its_plan_entries_differ(site: Path) -> 
     a, c = ff.VALUES["FAKE 2.0"]["PLAN A"], ff.VALUES["FAKE 2.0"]["PLAN C"]
     for row, x, y in zip(rows, a, c, strict=True):
         assert (lock_text(row["PLAN A"]), lock_text(row["PLAN C"])) == (x, y)
-        assert (row["Plans differ"].text() == "differs") == (x != y) == is_changed(row["Plans differ"])
+        assert (row["Plans differ"].text() == "plans differ") == (x != y) == bool(
+            row["Plans differ"].find_all("span", cls="plans-differ"))
+        assert not is_changed(row["Plans differ"])  # within one label: not "changed since the previous label"
     differ = sum(x != y for x, y in zip(a, c))
     assert 0 < differ < ff.LISTING_SIZE
     assert f"Plan entries differ on {differ} of {ff.LISTING_SIZE} listing entries." in root.text()
