@@ -18,7 +18,6 @@ import pytest
 
 import fixture_facts as ff
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
-from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 from catalog_docs.model import Catalog
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 from catalog_docs.render import PAGE_ROWS, render_pages, rows_per_page
@@ -37,8 +36,6 @@ def owner(rel: str, catalog: Catalog) -> tuple[str, ...]:
     """The one thing a generated file is the page of; fails for a file that belongs to nothing."""
     if rel in FIXED:
         return ("fixed", FIXED[rel])
-    if rel.startswith("downloads/") and rel.endswith(".schema.json"):  # one per published format
-        return ("schema", rel)
     folder, _, name = rel.partition("/")
     if folder in PAGED:
         if name == "index.md":
@@ -89,7 +86,6 @@ def expected_owners(catalog: Catalog) -> Counter[tuple[str, ...]]:
     owners += [("label", v.label, str(i)) for v in catalog.versions for i in pages(len(v.plans))]
     owners += [("plan", n, str(i)) for n in catalog.plan_names for i in pages(len(catalog.versions))]
     owners += [("comparison", a.label, b.label) for a, b in zip(catalog.versions, catalog.versions[1:])]
-    owners += [("schema", f"downloads/{p.name}") for p in DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")]
     return Counter(owners)
 
 

@@ -316,3 +316,39 @@ def test_sections_are_dropped_last_and_said_so() -> None:
     tiny = format_markdown(cmp, budget=900)
     assert len(tiny) <= 900
     assert "left out to keep this comment under GitHub's" in tiny and "--format json" in tiny
+
+
+# --- the JSON contract, checked by the tools its users run ----------------------------------------------------
+
+def test_real_outputs_are_valid_in_ajv_and_check_jsonschema(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                            repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from catalog_docs.diffjson import SCHEMA_PATH
+    from npm_tools import run_script
+
+    relisted = write_catalog(tmp_path / "relisted", FAKE_SPECS["relisted"])
+    runs = [("FAKE 1.1", "FAKE 2.0", "--catalog", str(relisted)), ("FAKE 2.0", "FAKE 3.1", "--catalog", str(relisted)),
+            ("FAKE 1.0:PLAN B", "FAKE 2.0:PLAN B", "--catalog", str(relisted))]
+    files = []
+    for i, argv in enumerate(runs):
+        _, out, _ = run(capsys, "diff", *argv, "--format", "json")
+        files.append(tmp_path / f"diff-{i}.json")
+        files[-1].write_text(out, encoding="utf-8")
+    # --against: a label added and one removed, in a git history.
+    spec = FAKE_SPECS["plans-come-and-go"]
+    labels = {k: v for k, v in spec["labels"].items() if k != "FAKE 2.0"} | {"FAKE 4.0": {"PLAN C": "uuuu"}}
+    write_catalog(repo / "catalog", {**spec, "labels": labels})
+    monkeypatch.chdir(repo)
+    _, out, _ = run(capsys, "diff", "--against", "HEAD", "--format", "json")
+    kinds = {c["kind"] for c in valid(out)["changes"]}
+    assert {"label-added", "label-removed", "plan-added", "value-removed"} <= kinds
+    files.append(tmp_path / "diff-against.json")
+    files[-1].write_text(out, encoding="utf-8")
+
+    result = run_script("ajv-check.mjs", SCHEMA_PATH, *files)
+    assert result["compiled"], result["error"]
+    assert result["results"] == {str(f): [] for f in files}
+    checker = Path(sys.executable).with_name("check-jsonschema")
+    done = subprocess.run([checker, "--schemafile", SCHEMA_PATH, *files], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -114,7 +114,7 @@
     var byKind = {};
     KINDS.forEach(function (k) { byKind[k] = 0; });
     changes.forEach(function (c) { byKind[c.kind] += 1; });
-    return { format: "catalog-docs-diff", format_version: 1, mode: mode, from: a, to: b,
+    return { format: "catalog-docs-diff", format_version: "1.0", mode: mode, from: a, to: b,
              counts: { differences: changes.length, unchanged: unchanged.length, by_kind: byKind },
              changes: changes, unchanged: unchanged };
   }

@@ -15,8 +15,9 @@ from .compare import Change, Comparison, Place, Side
 from .layout import DOWNLOAD_SCHEMA_DIR
 
 FORMAT = "catalog-docs-diff"
-FORMAT_VERSION = 1
-"""Raised when a field is removed or changes meaning; adding a field or a change kind keeps it."""
+FORMAT_VERSION = "1.0"
+"""MAJOR.MINOR, as catalog.json's: the major number goes up when a field is removed or changes meaning, the
+minor one when a field or a change kind is added."""
 SCHEMA_NAME = "diff"
 SCHEMA_PATH = DOWNLOAD_SCHEMA_DIR / f"{SCHEMA_NAME}.schema.json"
 
