@@ -174,3 +174,67 @@ def test_phone_any_pair_form_has_controls_44px_tall(phone: Visit) -> None:
         assert box is not None and box["height"] >= 44, box
     page.screenshot(path=str(SCREENSHOTS / "phone-compare-any-pair.png"), full_page=True)
     assert _no_sideways_scroll(page) == []
+
+
+_MARK_STYLES = """() => {
+  const probe = (cls, text) => {
+    const e = document.createElement("span"); e.className = cls; e.textContent = text;
+    document.querySelector("article").appendChild(e);
+    const s = getComputedStyle(e), b = getComputedStyle(e, "::before");
+    const out = {color: s.color, background: s.backgroundColor, border: s.borderTopStyle, weight: s.fontWeight,
+                 style: s.fontStyle, before: b.content, text: e.textContent};
+    e.remove(); return out;
+  };
+  return {close: probe("lock lock-close", "close"), unlimited: probe("lock lock-unlimited", "unlimited"),
+          changed: probe("changed", "changed"), differ: probe("plans-differ", "plans differ"),
+          fresh: probe("new-value", "new")};
+}"""
+
+
+def _rgb(css: str) -> tuple[float, float, float]:
+    parts = css[css.index("(") + 1:css.index(")")].replace(",", " ").split()
+    return tuple(float(p) / 255 for p in parts[:3])  # type: ignore[return-value]
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(_rgb(a)), _luminance(_rgb(b))), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def _hue(css: str) -> float:
+    import colorsys
+
+    return colorsys.rgb_to_hls(*_rgb(css))[0] * 360
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_marks_are_honest_and_readable(chromium: Browser, fake_site: str, scheme: str) -> None:
+    # close and unlimited: the source does not say what they mean, so no red/green (good/bad) pair; told
+    # apart without colour (border); WCAG AA contrast. Changed / plans differ / new: three marks, three words.
+    v = new_visit(chromium, fake_site, color_scheme=scheme)
+    try:
+        page = v.open("legend/")
+        marks = page.evaluate(_MARK_STYLES)
+        page.screenshot(path=str(SCREENSHOTS / f"legend-marks-{scheme}.png"), full_page=True)
+    finally:
+        v.context.close()
+    close, unlimited = marks["close"], marks["unlimited"]
+    for mark in (close, unlimited):
+        assert _contrast(mark["color"], mark["background"]) >= 4.5, mark
+        hue = _hue(mark["background"])
+        assert not (hue < 20 or hue > 340) and not 70 < hue < 160, f"a red or green tint: {mark}"
+    assert close["border"] != unlimited["border"]  # single and double line: not colour alone
+    words = {marks[k]["text"] for k in ("changed", "differ", "fresh")}
+    befores = {marks[k]["before"] for k in ("changed", "differ", "fresh")}
+    assert len(words) == 3 and len(befores) == 3
+
+
+def test_the_legend_defines_previous_label(visit: Visit) -> None:
+    text = visit.open("legend/").locator("article").inner_text()
+    assert "previous label, the latest earlier label that lists that plan entry" in text
+    assert "plans differ" in text and "says nothing about earlier labels" in text
