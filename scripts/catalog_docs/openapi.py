@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from .model import LOCK_VALUES, Area, Catalog, ListingEntry
@@ -34,14 +35,26 @@ def md_text(text: object) -> str:
     characters that could start markup are backslash-escaped (CommonMark reads `\\*`, `\\|` ... as the
     character itself); `www.` cannot autolink; runs of white space become one space. Other punctuation stays
     as written, so the text reads well where a tool shows it raw."""
-    flat = _MD_INLINE.sub(r"\\\1", " ".join(str(text).split())).translate(_HTML)
+    return _md_text(str(text))
+
+
+@lru_cache(maxsize=4096)
+def _md_text(text: str) -> str:
+    # Cached: sections, topics and names repeat in every operation's description.
+    flat = _MD_INLINE.sub(r"\\\1", " ".join(text.split())).translate(_HTML)
     flat = re.sub(r"(?i)\b(www)\.", r"\1\\.", flat)
     return _MD_LINE_START.sub(lambda m: "\\" + m.group(1) if not m.group(1).isdigit() else m.group(1) + "\\", flat)
 
 
 def md_code(text: object) -> str:
     """A name (label, plan entry, path, value) as a Markdown code span, safe inside a table cell."""
-    value = " ".join(str(text).split())
+    return _md_code(str(text))
+
+
+@lru_cache(maxsize=4096)
+def _md_code(text: str) -> str:
+    # Cached: the lock tables repeat the same labels, plan entries and values in every operation's description.
+    value = " ".join(text.split())
     fence = "`" * (max((len(run) for run in re.findall("`+", value)), default=0) + 1)
     pad = " " if value.startswith("`") or value.endswith("`") else ""
     return f"{fence}{pad}{value}{pad}{fence}".replace("|", "\\|")  # GFM splits cells on | even in code
