@@ -144,3 +144,23 @@ def test_mkdocs_build_still_refuses_a_broken_catalogue(tmp_path: Path) -> None:
     assert where in result.stdout + result.stderr
     assert 'id="catalog-docs-errors"' not in result.stdout + result.stderr
     assert not (project / "site" / "index.html").exists()
+
+
+def test_the_banner_escapes_catalogue_text_and_goes_first_in_body(tmp_path: Path) -> None:
+    from catalog_docs import preview
+
+    page = '<!doctype html><html><head><title>t</title></head><body dir="ltr"><p>page</p></body></html>'
+    try:
+        preview.start(command="serve", dirty=True)
+        (tmp_path / "old.html").write_text("x", encoding="utf-8")
+        preview.record(["catalog/listing.yaml:3:9: path: expected a path, found '<script>alert(1)</script>'"],
+                       tmp_path)
+        shown = preview.with_banner(page)
+        assert shown.startswith('<!doctype html><html><head><title>t</title></head><body dir="ltr"><div id="catalog-docs-errors"')
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown and "<script>" not in shown
+        assert not (tmp_path / "old.html").exists()  # changed errors under --dirty: every page is rebuilt
+        preview.record([], tmp_path)
+        assert preview.with_banner(page) == page
+    finally:
+        preview.start(command="build", dirty=False)
+    assert preview.with_banner(page) == page
