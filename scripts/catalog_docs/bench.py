@@ -72,7 +72,7 @@ def make_project(project: Path, catalog_files: dict[str, str] | None) -> None:
     if project.exists():
         shutil.rmtree(project)
     (project / "docs").mkdir(parents=True)
-    for name in ("overrides", "scripts", "pyproject.toml"):
+    for name in ("overrides", "scripts", "pyproject.toml", "requirements"):
         (project / name).symlink_to(ROOT / name)
     shutil.copyfile(ROOT / "mkdocs.yml", project / "mkdocs.yml")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
