@@ -217,3 +217,28 @@ def test_catalogue_against_catalogue(tmp_path: Path) -> None:
     assert register == [("not-shown-removed", "fake-dropped", n, ()), ("not-shown-changed", "fake-edited", "fake-edited",
                                                                        ("detail",)),
                         ("not-shown-added", n, "fake-new", ())]
+
+
+@pytest.mark.parametrize("spec", ["relisted", "plans-come-and-go"])
+def test_operation_and_plan_pages_mark_exactly_the_values_comparisons_report(spec: str, tmp_path: Path) -> None:
+    # The complaint: a value marked changed on the plan and operation pages must be a change on the
+    # compare page too. For each consecutive pair, every plan entry listed under the later label: the
+    # listing entries whose cell is marked changed are the value-changed records of that comparison.
+    from catalog_docs.compare import consecutive_pairs
+    from catalog_docs.render import plan_pages
+
+    catalog = load_catalog(write_catalog(tmp_path / "catalog", FAKE_SPECS[spec]))
+    pages = plan_pages(catalog)
+    labels = [v.label for v in catalog.versions]
+    checked = 0
+    for a, b in consecutive_pairs(catalog):
+        cmp = compare_sides(catalog, Side(label=a.label), Side(label=b.label))
+        at = labels.index(b.label)
+        for plan in b.plans:
+            marked = {(e.position, cell.changed_from, cell.value) for e in catalog.entries
+                      for cell in [pages.plan_cells(plan.name, e)[at]] if cell.changed_from is not None}
+            reported = {(c.position, c.from_value, c.to_value) for c in cmp.by_kind("value-changed")
+                        if c.after.plan == plan.name}
+            assert marked == reported, (a.label, b.label, plan.name)
+            checked += len(marked)
+    assert checked > 0

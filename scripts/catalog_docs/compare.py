@@ -245,6 +245,20 @@ def latest_earlier_listing(catalog: Catalog, name: str, label: str) -> VersionLa
     return None
 
 
+def listings(catalog: Catalog, name: str) -> list[tuple[PlanEntry | None, PlanEntry | None]]:
+    """For each label in order: plan entry `name` as listed under it (None when it is not listed), and as
+    listed under its previous label, the latest earlier label that lists it (None when there is none).
+    The operation and plan pages mark a value *changed* from this, so they agree with every comparison."""
+    out: list[tuple[PlanEntry | None, PlanEntry | None]] = []
+    previous: PlanEntry | None = None
+    for v in catalog.versions:
+        plan = v.plan(name)
+        out.append((plan, previous))
+        if plan is not None:
+            previous = plan
+    return out
+
+
 def _listed(catalog: Catalog, name: str, from_label: str | None, version: VersionLabel, plan: PlanEntry,
             changes: list[Change], unchanged: list[Unchanged]) -> None:
     """A plan entry listed under `version` but not on the earlier side: the plan-added record, then each

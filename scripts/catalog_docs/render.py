@@ -28,14 +28,14 @@ from urllib.parse import quote
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from .compare import Comparison, compare_sides, consecutive_pairs, Side
+from .compare import Comparison, compare_sides, consecutive_pairs, listings, Side
 from .errors import CatalogDocsError
 from .escape import finalize, front_matter, md_escape
 from .formats import groups as change_groups, summary_rows
 from .export import catalog_data, lock_matrix_csv, openapi_data, to_json, to_yaml
 from .gcpause import paused_gc
 from .layout import DOWNLOAD_SCHEMA_DIR, MANIFEST
-from .model import Catalog, ListingEntry, NotShown, VersionLabel
+from .model import Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
 from .write import WriteResult, write_output
 
 PAGE_ROWS = 250
@@ -221,6 +221,7 @@ class _Pages:
         self.columns = [Column(version=v, plan_index=i) for v in catalog.versions for i in range(len(v.plans))]
         self.register = {n.id: n for n in catalog.not_shown}
         self.plans = {(v.label, p.name): p for v in catalog.versions for p in v.plans}
+        self._listings: dict[str, list[tuple[PlanEntry | None, PlanEntry | None]]] = {}
 
     def _claim(self, path: str) -> None:
         if path in self.paths:
@@ -253,17 +254,19 @@ class _Pages:
         return [(v, [column[i] for column in columns]) for i, v in enumerate(self.catalog.versions)]
 
     def plan_cells(self, name: str, entry: ListingEntry) -> list[Cell]:
-        """One plan entry's value for one listing entry under each label, marked where it changed."""
+        """One plan entry's value for one listing entry under each label, marked where it changed since
+        its previous label (`compare.listings`: the same rule as every comparison)."""
+        found = self._listings.get(name)
+        if found is None:
+            found = self._listings[name] = listings(self.catalog, name)
+        i = entry.position - 1
         cells = []
-        previous: str | None = None
-        for v in self.catalog.versions:
-            plan = self.plans.get((v.label, name))
+        for plan, previous in found:
             if plan is None:
                 cells.append(Cell(value=None))
                 continue
-            value = plan.values[entry.position - 1]
-            cells.append(Cell(value=value, changed_from=previous if previous is not None and previous != value else None))
-            previous = value
+            value, before = plan.values[i], previous.values[i] if previous is not None else None
+            cells.append(Cell(value=value, changed_from=before if before is not None and before != value else None))
         return cells
 
 
