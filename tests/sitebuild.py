@@ -46,7 +46,7 @@ def build(project: Path, *, strict: bool = True) -> subprocess.CompletedProcess[
 
 def clone_project(dest: Path, *, branch: str = "main") -> Path:
     """The project as a fresh clone has it: every tracked (and new, not ignored) file, committed on `branch`
-    of a new repository in dest. The npm test tools are linked in (read only) for the schema tools' tests."""
+    of a new repository in dest. The npm test tools (`make tools`) are linked in, read only."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                             capture_output=True, text=True, check=True).stdout
     for rel in filter(None, listed.split("\0")):
@@ -54,8 +54,10 @@ def clone_project(dest: Path, *, branch: str = "main") -> Path:
         if src.is_file():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
-    if (ROOT / "node_modules").is_dir():
-        (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    for tools in ("node_modules", "tools/lighthouse/node_modules"):  # installed by `make tools`, not tracked
+        if (ROOT / tools).is_dir():
+            (dest / tools).parent.mkdir(parents=True, exist_ok=True)
+            (dest / tools).symlink_to(ROOT / tools)
     who = ["-c", "user.name=test", "-c", "user.email=test@example.invalid"]
     for git in (["init", "-q", "-b", branch], ["add", "-A"], [*who, "commit", "-q", "-m", "copy of the project"]):
         subprocess.run(["git", *git], cwd=dest, check=True, capture_output=True)

@@ -3,7 +3,7 @@
 A case folder under tests/golden/ holds:
 
 - ``case.yaml``: ``about`` (one line saying what the case shows) and an optional ``patch`` list applied,
-  in order, to a fresh copy of the real ``catalog/``. Each patch item names a catalogue-relative ``file``
+  in order, to a fresh copy of ``tests/golden-base/`` (a frozen copy of the real ``catalog/``). Each patch item names a catalogue-relative ``file``
   and one of:
     - ``find`` + ``replace``: literal text replacement; ``find`` must occur exactly once
       (``encoding`` says how ``replace`` is written to disk, default UTF-8);
@@ -30,7 +30,8 @@ import yaml
 from catalog_docs import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-REAL_CATALOG = ROOT / "catalog"
+BASE_CATALOG = Path(__file__).resolve().parent / "golden-base"
+"""A frozen copy of catalog/ (see its README): editing the real catalogue moves no golden line number."""
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = sorted(p for p in GOLDEN.iterdir() if p.is_dir())
 _CONTROL_FILES = {"case.yaml", "expected.txt"}
@@ -74,7 +75,7 @@ def test_there_are_enough_cases() -> None:
 def test_golden(case: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                 request: pytest.FixtureRequest) -> None:
     catalog = tmp_path / "catalog"
-    shutil.copytree(REAL_CATALOG, catalog)
+    shutil.copytree(BASE_CATALOG, catalog, ignore=shutil.ignore_patterns("README.md"))
     _apply(case, catalog)
     monkeypatch.chdir(catalog)  # file names print relative to the catalogue folder
 

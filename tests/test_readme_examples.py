@@ -19,6 +19,7 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,7 +101,8 @@ def _outputs(command: str) -> list[str]:
 def test_the_readme_examples_run_as_written(tmp_path: Path) -> None:
     runnable = [e for e in examples(README.read_text(encoding="utf-8")) if e.opt_out is None]
     project = clone_project(tmp_path / "project")
-    (project / ".venv").symlink_to(ROOT / ".venv")  # what `make serve` (opted out) would have installed
+    # What `make serve` (opted out) would have installed: the environment running these tests.
+    (project / ".venv").symlink_to(Path(sys.prefix))
     env = copy_env(project)
     env.pop("VIRTUAL_ENV", None)
     # As in a new terminal: no .venv on PATH, so the README must say how to reach catalog-docs.

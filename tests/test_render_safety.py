@@ -25,6 +25,7 @@ from catalog_docs.errors import CatalogDocsError
 from catalog_docs.render import MANIFEST, render, render_pages
 from catalog_docs.write import write_output
 from catalog_docs.validate import load_catalog
+from fixture_facts import FIXTURE_CATALOG
 from htmltree import Node, parse, table_rows
 from sitebuild import BIN, ROOT, build, copy_project
 
@@ -301,19 +302,18 @@ def test_hand_written_files_outside_generated_folders_are_kept(tmp_path: Path, r
 
 def test_only_its_own_stale_files_are_removed(tmp_path: Path) -> None:
     catalog_dir = tmp_path / "catalog"
-    shutil.copytree(ROOT / "catalog", catalog_dir)
+    shutil.copytree(FIXTURE_CATALOG, catalog_dir)
     docs = tmp_path / "docs"
     (docs / "assets").mkdir(parents=True)
     (docs / "assets" / "mine.js").write_text("//\n", encoding="utf-8")
     render(load_catalog(catalog_dir), docs)
-    assert (docs / "operations" / "logIntent.md").is_file()
-    for rel in ("listing.yaml", "versions/UPI_N-1.0.1.yaml", "versions/UPI_N-1.1.0.yaml"):
-        f = catalog_dir / rel
-        f.write_text(f.read_text(encoding="utf-8").replace("/logIntent", "/logIntentRenamed"), encoding="utf-8")
+    assert (docs / "operations" / "fakeWidgetList.md").is_file()
+    for f in (catalog_dir / "listing.yaml", *sorted((catalog_dir / "versions").glob("*.yaml"))):
+        f.write_text(f.read_text(encoding="utf-8").replace("/fakeWidgetList", "/fakeWidgetListRenamed"), encoding="utf-8")
     result = render(load_catalog(catalog_dir), docs)
-    assert result.removed == ("operations/logIntent.md",)
-    assert not (docs / "operations" / "logIntent.md").exists()
-    assert (docs / "operations" / "logIntentRenamed.md").is_file()
+    assert result.removed == ("operations/fakeWidgetList.md",)
+    assert not (docs / "operations" / "fakeWidgetList.md").exists()
+    assert (docs / "operations" / "fakeWidgetListRenamed.md").is_file()
     assert (docs / "assets" / "mine.js").read_text(encoding="utf-8") == "//\n"
 
 
