@@ -1,5 +1,6 @@
 """The comparison stage: typed change records with stable kebab-case kinds, each naming its label, plan entry,
-listing entry and value on both sides (real catalogue for the source's one fact, fake catalogues otherwise)."""
+listing entry and value on both sides, on the fixture catalogue (tests/fixture-catalog/) and fake catalogues;
+what the real catalogue's comparison must show follows from the source facts (tests/test_source_facts.py)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,13 @@ from catalog_docs.errors import CatalogDocsError
 from catalog_docs.model import Catalog
 from catalog_docs.validate import load_catalog
 from fake_catalogs import FAKE_SPECS, write_catalog
+from fixture_facts import FIXTURE_CATALOG
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def real() -> Catalog:
-    return load_catalog(ROOT / "catalog")
+def fixture() -> Catalog:
+    return load_catalog(FIXTURE_CATALOG)
 
 
 @pytest.fixture(scope="module")
@@ -50,23 +51,24 @@ def test_kinds_are_the_documented_kebab_case_ids() -> None:
     )
 
 
-def test_real_catalogue_1_0_1_to_1_1_0(real: Catalog) -> None:
-    # The source (§8 rule 2): UPI_N 3.0.0 is gone, 22 values of UPI_N 1.0.0 go close -> unlimited,
-    # every entry but /transactionStatusQuery. The removed plan entry brings its 23 values along.
-    cmp = _sides(real, "UPI_N 1.0.1", "UPI_N 1.1.0")
-    assert cmp.plans_removed == ("UPI_N 3.0.0",) and cmp.plans_added == ()
+def test_fixture_catalogue_1_0_to_1_1(fixture: Catalog) -> None:
+    # The fixture: PLAN B is gone, 5 values of PLAN A go close -> unlimited, every entry but 1, 2 and 7.
+    # The removed plan entry brings its 8 values along.
+    cmp = _sides(fixture, "FAKE 1.0", "FAKE 1.1")
+    assert cmp.plans_removed == ("PLAN B",) and cmp.plans_added == ()
     changed = cmp.by_kind("value-changed")
-    assert len(changed) == 22
+    assert len(changed) == 5
     assert {(c.before.label, c.before.plan, c.after.label, c.after.plan, c.from_value, c.to_value) for c in changed} \
-        == {("UPI_N 1.0.1", "UPI_N 1.0.0", "UPI_N 1.1.0", "UPI_N 1.0.0", "close", "unlimited")}
-    assert [e.position for e in real.entries if e.path != "/transactionStatusQuery"] == [c.position for c in changed]
-    assert [(u.path, u.value) for u in cmp.unchanged] == [("/transactionStatusQuery", "close")]
-    assert cmp.transitions() == [("close", "unlimited", 22)]
+        == {("FAKE 1.0", "PLAN A", "FAKE 1.1", "PLAN A", "close", "unlimited")}
+    assert [3, 4, 5, 6, 8] == [c.position for c in changed]
+    assert [(u.path, u.value) for u in cmp.unchanged] == [("/fakeWidgetCreate", "close"), ("/fakeWidgetList", "close"),
+                                                         (None, "close")]
+    assert cmp.transitions() == [("close", "unlimited", 5)]
     removed = cmp.by_kind("value-removed")
-    assert len(removed) == len(real.entries) == 23
+    assert len(removed) == len(fixture.entries) == 8
     assert {(c.before.label, c.before.plan, c.after.label, c.after.plan) for c in removed} == {
-        ("UPI_N 1.0.1", "UPI_N 3.0.0", "UPI_N 1.1.0", None)}
-    assert cmp.by_kind("plan-removed")[0].seen_under == ("UPI_N 1.0.1",)
+        ("FAKE 1.0", "PLAN B", "FAKE 1.1", None)}
+    assert cmp.by_kind("plan-removed")[0].seen_under == ("FAKE 1.0",)
 
 
 def test_plans_added_and_removed_between_labels(fake: Catalog) -> None:

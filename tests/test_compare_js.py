@@ -20,6 +20,7 @@ from catalog_docs.export import catalog_data
 from catalog_docs.model import Catalog
 from catalog_docs.validate import load_catalog
 from fake_catalogs import FAKE_SPECS, write_catalog
+from fixture_facts import FIXTURE_CATALOG
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPARE_JS = ROOT / "overrides" / "assets" / "compare.js"
@@ -54,9 +55,9 @@ def _python(catalog: Catalog, a: str, b: str) -> dict:
         return {"error": str(exc)}
 
 
-@pytest.mark.parametrize("name", ["real", *FAKE_SPECS])
+@pytest.mark.parametrize("name", ["fixture", *FAKE_SPECS])
 def test_browser_diff_equals_cli_json_for_every_pair(name: str, tmp_path: Path) -> None:
-    folder = ROOT / "catalog" if name == "real" else write_catalog(tmp_path / "catalog", FAKE_SPECS[name])
+    folder = FIXTURE_CATALOG if name == "fixture" else write_catalog(tmp_path / "catalog", FAKE_SPECS[name])
     catalog = load_catalog(folder)
     labels = [v.label for v in catalog.versions]
     plans = [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans]

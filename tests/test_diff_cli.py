@@ -13,9 +13,10 @@ import pytest
 from catalog_docs import cli
 from catalog_docs.diffjson import FORMAT_VERSION, schema
 from fake_catalogs import FAKE_SPECS, write_catalog
+from fixture_facts import FIXTURE_CATALOG
 
 ROOT = Path(__file__).resolve().parents[1]
-REAL = ROOT / "catalog"
+FIXTURE = FIXTURE_CATALOG  # tests/fixture-catalog/: the real catalogue is for test_source_facts.py only
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots-diff"  # apart from the page snapshots, which own their folder
 
 
@@ -50,45 +51,45 @@ def fake_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 # --- FROM TO ---------------------------------------------------------------------------------------------
 
-def test_json_for_the_real_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
-    # The example: UPI_N 3.0.0 removed, 22 values of UPI_N 1.0.0 close -> unlimited.
-    code, out, _ = run(capsys, "diff", "UPI_N 1.0.1", "UPI_N 1.1.0", "--format", "json", "--catalog", str(REAL))
+def test_json_for_the_fixture_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
+    # The fixture's first pair: PLAN B removed, 5 values of PLAN A close -> unlimited.
+    code, out, _ = run(capsys, "diff", "FAKE 1.0", "FAKE 1.1", "--format", "json", "--catalog", str(FIXTURE))
     data = valid(out)
     assert code == 0
     assert data["mode"] == "labels"
-    assert (data["from"], data["to"]) == ({"revision": None, "label": "UPI_N 1.0.1", "plan": None},
-                                          {"revision": None, "label": "UPI_N 1.1.0", "plan": None})
+    assert (data["from"], data["to"]) == ({"revision": None, "label": "FAKE 1.0", "plan": None},
+                                          {"revision": None, "label": "FAKE 1.1", "plan": None})
     removed = [c for c in data["changes"] if c["kind"] == "plan-removed"]
     assert [(c["from"]["label"], c["from"]["plan"], c["to"]["label"], c["to"]["plan"]) for c in removed] == [
-        ("UPI_N 1.0.1", "UPI_N 3.0.0", "UPI_N 1.1.0", None)]
+        ("FAKE 1.0", "PLAN B", "FAKE 1.1", None)]
     values = [c for c in data["changes"] if c["kind"] == "value-changed"]
-    assert len(values) == 22
+    assert len(values) == 5
     assert {where(c)[:5] + where(c)[6:] for c in values} == {
-        ("value-changed", "UPI_N 1.0.1", "UPI_N 1.0.0", "UPI_N 1.1.0", "UPI_N 1.0.0", "close", "unlimited")}
-    assert "/transactionStatusQuery" not in {c["to"]["path"] for c in values}
-    assert [u["to"]["path"] for u in data["unchanged"]] == ["/transactionStatusQuery"]
+        ("value-changed", "FAKE 1.0", "PLAN A", "FAKE 1.1", "PLAN A", "close", "unlimited")}
+    assert "/fakeWidgetList" not in {c["to"]["path"] for c in values}
+    assert [u["to"]["path"] for u in data["unchanged"]] == ["/fakeWidgetCreate", "/fakeWidgetList", None]
     # The removed plan entry's values come along, each on its label and plan entry.
     gone = [c for c in data["changes"] if c["kind"] == "value-removed"]
-    assert len(gone) == 23 and {(c["from"]["label"], c["from"]["plan"]) for c in gone} == {("UPI_N 1.0.1", "UPI_N 3.0.0")}
+    assert len(gone) == 8 and {(c["from"]["label"], c["from"]["plan"]) for c in gone} == {("FAKE 1.0", "PLAN B")}
 
 
 def test_text_puts_the_summary_before_the_changes(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "diff", "UPI_N 1.0.1", "UPI_N 1.1.0", "--catalog", str(REAL))
+    code, out, _ = run(capsys, "diff", "FAKE 1.0", "FAKE 1.1", "--catalog", str(FIXTURE))
     assert code == 0
-    assert out.startswith("UPI_N 1.0.1 -> UPI_N 1.1.0: 46 differences\n")  # 22 changed, 1 plan and its 23 values
-    assert out.index("Summary") < out.index("UPI_N 1.1.0 · plan entry UPI_N 1.0.0") < out.index("close -> unlimited (22 values)")
-    assert ("  Plan entry UPI_N 3.0.0 listed under UPI_N 1.0.1 (not listed under UPI_N 1.1.0). "
-            "Its values can still be seen under UPI_N 1.0.1.") in out
-    assert "/transactionStatusQuery" not in out.split("plan entry UPI_N 3.0.0")[0]
+    assert out.startswith("FAKE 1.0 -> FAKE 1.1: 14 differences\n")  # 5 changed, 1 plan and its 8 values
+    assert out.index("Summary") < out.index("FAKE 1.1 · plan entry PLAN A") < out.index("close -> unlimited (5 values)")
+    assert ("  Plan entry PLAN B listed under FAKE 1.0 (not listed under FAKE 1.1). "
+            "Its values can still be seen under FAKE 1.0.") in out
+    assert "/fakeWidgetList" not in out.split("plan entry PLAN B")[0]
 
 
 def test_two_plan_entries(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "diff", "UPI_N 1.0.1:UPI_N 1.0.0", "UPI_N 1.0.1:UPI_N 3.0.0", "--format", "json",
-                       "--catalog", str(REAL))
+    code, out, _ = run(capsys, "diff", "FAKE 1.0:PLAN A", "FAKE 1.0:PLAN B", "--format", "json",
+                       "--catalog", str(FIXTURE))
     data = valid(out)
-    assert code == 0 and len(data["changes"]) == 23 and data["mode"] == "plans"
-    assert (data["from"]["plan"], data["to"]["plan"]) == ("UPI_N 1.0.0", "UPI_N 3.0.0")
-    assert {where(c)[1:5] for c in data["changes"]} == {("UPI_N 1.0.1", "UPI_N 1.0.0", "UPI_N 1.0.1", "UPI_N 3.0.0")}
+    assert code == 0 and len(data["changes"]) == 8 and data["mode"] == "plans"
+    assert (data["from"]["plan"], data["to"]["plan"]) == ("PLAN A", "PLAN B")
+    assert {where(c)[1:5] for c in data["changes"]} == {("FAKE 1.0", "PLAN A", "FAKE 1.0", "PLAN B")}
 
 
 @pytest.mark.parametrize(("spec", "sides", "fmt", "name"), [
