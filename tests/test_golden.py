@@ -10,7 +10,10 @@ A case folder under tests/golden/ holds:
     - ``delete: true``: remove the file;
     - ``copy_from: OTHER``: create the file as a copy of another catalogue file;
     - ``grow_to: N``: append comment lines until the file is exactly N bytes (big files are made at
-      run time, never committed).
+      run time, never committed);
+    - ``append: TEXT`` (with ``times: N``, default 1): append TEXT, N times over;
+    - ``make: fifo`` or ``make: folder``: replace the file with a named pipe or an empty folder;
+    - ``symlink_to: TARGET``: replace the file with a symbolic link to TARGET (which need not exist).
 - any other file: written over the copy at the same catalogue-relative path (``versions/X.yaml``).
 - ``expected.txt``: what ``catalog-docs check`` prints on stderr, file names relative to the catalogue
   folder, ending with the ``N errors`` line.
@@ -21,6 +24,7 @@ that records a wrong or unhelpful message is a bug in the loader, not in the gol
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -44,6 +48,18 @@ def _apply(case: Path, catalog: Path) -> None:
         target = catalog / item["file"]
         if item.get("delete"):
             target.unlink()
+        elif "append" in item:
+            with open(target, "ab") as f:
+                f.write(item["append"].encode("utf-8") * int(item.get("times", 1)))
+        elif "make" in item or "symlink_to" in item:
+            if target.exists() or target.is_symlink():
+                target.unlink()
+            if item.get("make") == "fifo":
+                os.mkfifo(target)
+            elif item.get("make") == "folder":
+                target.mkdir()
+            else:
+                target.symlink_to(item["symlink_to"])
         elif "copy_from" in item:
             shutil.copyfile(catalog / item["copy_from"], target)
         elif "grow_to" in item:

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from pathlib import Path
 
 from typing import TYPE_CHECKING
 
 from .errors import CatalogDocsError
 from .layout import MANIFEST, PACKAGE_DIR, SCHEMA_DIR
+from .sources import catalogue_sources, looks_like_catalogue
 from .write import output_signature, recover
 
 if TYPE_CHECKING:
@@ -27,14 +30,35 @@ if TYPE_CHECKING:
 # one then costs the hashing alone, which is what keeps `make site` close to a bare `mkdocs build`.
 
 
+_HASHED_BYTES = 8 * 1024 * 1024
+"""Catalogue files up to this size are hashed whole; a bigger one (the loader refuses it) by size and time."""
+
+
+def _file_digest(path: Path) -> bytes:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # classified as a regular file just before
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _HASHED_BYTES:
+            return f"{stat.S_IFMT(st.st_mode)}:{st.st_size}:{st.st_mtime_ns}".encode()
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return hashlib.sha256(f.read(_HASHED_BYTES + 1)).digest()
+    finally:
+        os.close(fd)
+
+
 def input_fingerprint(catalog_dir: Path) -> str:
-    """A hash of every input of a render: catalogue files, schemas, package code and templates."""
+    """A hash of every input of a render: the catalogue entries the loader reads (each with its kind, so a
+    dangling link or a pipe counts), schemas, package code and templates."""
     digest = hashlib.sha256()
+    for source in catalogue_sources(catalog_dir):
+        rel = source.path.relative_to(catalog_dir).as_posix()
+        digest.update(f"catalog:{rel}\0{source.role}\0{source.kind}\0{source.mode}\0{source.target}\0".encode())
+        if source.kind == "file":
+            digest.update(_file_digest(source.path))
     groups = (
-        ("catalog", catalog_dir, sorted(p for p in catalog_dir.rglob("*") if p.is_file())),
         ("schema", SCHEMA_DIR, sorted(SCHEMA_DIR.glob("*.json"))),
         ("package", PACKAGE_DIR, sorted(p for p in PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".j2")
-                                        or p.parent.name in ("assets", "schemas"))),
+                                        or p.parent.name == "assets")),
     )
     for group, base, paths in groups:
         for path in paths:
@@ -54,7 +78,7 @@ def _manifest(out_dir: Path) -> dict | None:
 def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False) -> "WriteResult | None":
     """Load, validate and render the catalogue into out_dir, unless the last render's fingerprint shows
     that nothing it depends on changed; None then (nothing was read beyond the fingerprint)."""
-    if not catalog_dir.is_dir():
+    if not catalog_dir.is_dir() or not looks_like_catalogue(catalog_dir):
         from .render import render
         from .validate import load_catalog
 

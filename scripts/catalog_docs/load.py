@@ -68,6 +68,8 @@ _BAD_CHAR = re.compile(f"[{_REFUSED_CHARS}]")
 """Characters catalogue text never holds, however written (raw or as an escape in a double-quoted string):
 controls, bidirectional and invisible format characters, the tag block, variation selectors, Hangul fillers
 and other letters that show as blank, surrogates, private-use and non-characters. Text must read as it shows."""
+_BAD_QUOTED_CHAR = re.compile(f"[{_REFUSED_CHARS}\\r]")
+"""In a double-quoted text also a carriage return, which only an escape can put there."""
 _BAD_KEY_CHAR = re.compile(f"[{_REFUSED_CHARS}\t\n\r\x85\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 """In keys also every white space but the plain space: a key is a name, matched exactly."""
 _CATEGORY_WORDS = {"Cc": "control character", "Cf": "invisible format character", "Cs": "lone surrogate",
@@ -437,10 +439,11 @@ class _Builder:
         """Refuse characters in a parsed text: a double-quoted string can write any of them as an escape
         (`\\u202E`, `\\0`, `\\e`), which the check of the raw file does not see; a key may not hold any
         white space but the plain space either."""
-        bad = (_BAD_KEY_CHAR if key else _BAD_CHAR).search(node.value)
+        refused = _BAD_KEY_CHAR if key else _BAD_QUOTED_CHAR
+        bad = refused.search(node.value)
         if bad is None:
             return
-        count = len((_BAD_KEY_CHAR if key else _BAD_CHAR).findall(node.value))
+        count = len(refused.findall(node.value))
         more = f" and {count - 1} more" if count > 1 else ""
         how = " written as an escape" if ev.style == '"' else ""
         where = (*path, node.value) if key else path
@@ -507,7 +510,7 @@ def parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem, KeyPat
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        found = (exc.problem or "text that is not YAML").strip()
+        found = re.sub(r"^found ", "", (exc.problem or "text that is not YAML").strip())
         # Name the value on the line of the error, if the parser got that far.
         where = next((s[3] for s in reversed(builder.spans) if s[2] == line - 1), None)
         builder.problems.append((_problem(name, line, column, "valid YAML", found, (exc.context or "").strip()), where))

@@ -23,6 +23,13 @@ NO_PATH_EVERY = 97
 """Every 97th listing entry has no path, like entry 23 of the real listing."""
 CHANGE_RATE = 0.02
 """Chance that one value differs from the same plan entry's value under the previous label."""
+MAX_OPERATIONS = 10_000
+"""Upper bounds of a synthetic catalogue: each file stays within the loader's size limit (a version file
+holds operations x plans values) and a mistyped size cannot fill the disk or run for hours."""
+MAX_VERSIONS = 200
+MAX_PLANS = 20
+MAX_VALUES = 4_000_000
+"""operations x versions x plans: about 100 MB of YAML, far past what a benchmark needs."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -33,6 +40,15 @@ class SynthSpec:
     versions: int
     plans: int
     seed: int = 1
+
+    def __post_init__(self) -> None:
+        for name, value, most in (("operations", self.operations, MAX_OPERATIONS),
+                                  ("versions", self.versions, MAX_VERSIONS), ("plans", self.plans, MAX_PLANS)):
+            if not 1 <= value <= most:
+                raise CatalogDocsError(f"synth: {name} must be from 1 to {most:,}, not {value:,}")
+        if self.operations * self.versions * self.plans > MAX_VALUES:
+            raise CatalogDocsError(f"synth: operations x versions x plans must be at most {MAX_VALUES:,} "
+                                   f"(that is {self.operations * self.versions * self.plans:,})")
 
 
 def _q(text: str) -> str:

@@ -19,8 +19,9 @@ from jsonschema.exceptions import ValidationError
 from .errors import CatalogInvalid, Problem
 from .gcpause import paused_gc
 from .layout import SCHEMA_DIR
-from .load import KeyPath, LoadedFile, Node, load_file
+from .load import KeyPath, LoadedFile, Node, kind_word, load_file
 from .schema_fast import AnchoredValidator, ValuesFastPath
+from .sources import FIXED_FILES, VERSIONS_DIR, catalogue_sources
 from .model import (
     Area,
     Catalog,
@@ -36,8 +37,6 @@ from .model import (
 )
 
 """The JSON Schemas are part of the tool: every catalogue folder, fixtures included, is checked against them."""
-FIXED_FILES = {"service.yaml": "service", "listing.yaml": "listing", "not-shown.yaml": "not-shown"}
-VERSIONS_DIR = "versions"
 _TYPE_WORDS = {"string": "a text", "integer": "a whole number", "object": "a mapping", "array": "a list",
                "null": "null", "boolean": "true or false", "number": "a number"}
 
@@ -176,8 +175,9 @@ def _bad_character_hint(schema: dict[str, Any], value: Any) -> str:
     if not isinstance(pattern, str) or not isinstance(value, str):
         return ""
     classes = [_URL_SAFE, *re.findall(r"\[[^\]]*\]", pattern)]
+    literal = re.sub(r"\[[^\]]*\]|\\.", "", pattern)  # characters the pattern names outside classes (§)
     for ch in value:
-        if not any(re.fullmatch(c, ch) for c in classes):
+        if ch not in literal and not any(re.fullmatch(c, ch) for c in classes):
             shown = {" ": "a space", "?": "'?' (it starts a URL query)", "#": "'#' (it starts a URL fragment)"}.get(
                 ch, repr(ch))
             return f"{shown} cannot appear in a URL or file name"
@@ -259,28 +259,32 @@ def _collect_files(catalog_dir: Path) -> tuple[list[_File], list[Problem]]:
                             expected="a catalogue folder", found="no such folder",
                             hint="pass --catalog DIR or run from the project root")]
     wanted: list[tuple[Path, str]] = []
-    for fixed, kind in FIXED_FILES.items():
-        path = catalog_dir / fixed
-        if not path.is_file():
+    for source in catalogue_sources(catalog_dir):
+        path = source.path
+
+        def refuse(expected: str, found: str, hint: str) -> None:
             problems.append(Problem(file=display(path), line=1, column=1, key_path="(catalogue)",
-                                    expected=f"the file {fixed}", found="no such file",
-                                    hint="every catalogue has " + ", ".join(FIXED_FILES) + "; restore it"))
+                                    expected=expected, found=found, hint=hint))
+
+        if source.role == "unexpected":
+            refuse("one of " + ", ".join(FIXED_FILES) + " or versions/*.yaml",
+                   "a symbolic link leaving the catalogue folder" if source.kind == "outside-link" else "an unexpected file",
+                   "move or rename it")
+        elif source.role == "unexpected-in-versions":
+            refuse("a .yaml file", "an unexpected file",
+                   f"rename it to {path.stem}.yaml" if path.suffix == ".yml" else "move or rename it")
+        elif source.kind == "missing" and source.role != "version-label":
+            refuse(f"the file {path.name}", "no such file", "every catalogue has " + ", ".join(FIXED_FILES) + "; restore it")
+        elif source.kind == "outside-link":
+            refuse("a file inside the catalogue folder", f"a symbolic link to {source.target}, outside it",
+                   "copy the file into the catalogue; links may point only inside the catalogue folder")
+        elif source.kind == "dangling-link":
+            refuse("a regular file", "a symbolic link to a missing file", "point the link at a file or remove it")
+        elif source.kind in ("special", "folder"):
+            refuse("a regular file", kind_word(source.mode) if source.mode else "a file that cannot be examined",
+                   "a catalogue file is a plain file; replace it with the file itself")
         else:
-            wanted.append((path, kind))
-    for extra in sorted(catalog_dir.iterdir()):
-        if extra.suffix in (".yaml", ".yml") and extra.name not in FIXED_FILES:
-            problems.append(Problem(file=display(extra), line=1, column=1, key_path="(catalogue)",
-                                    expected="one of " + ", ".join(FIXED_FILES) + " or versions/*.yaml",
-                                    found="an unexpected file", hint="move or rename it"))
-    vdir = catalog_dir / VERSIONS_DIR
-    if vdir.is_dir():
-        for path in sorted(vdir.iterdir()):
-            if path.suffix == ".yaml":
-                wanted.append((path, "version-label"))
-            elif path.is_file() and not path.name.startswith("."):
-                hint = f"rename it to {path.stem}.yaml" if path.suffix == ".yml" else "move or rename it"
-                problems.append(Problem(file=display(path), line=1, column=1, key_path="(catalogue)",
-                                        expected="a .yaml file", found="an unexpected file", hint=hint))
+            wanted.append((path, "version-label" if source.role == "version-label" else source.role))
     for path, kind in wanted:
         result = load_file(path, display(path))
         f = _File(kind=kind, loaded=result)
@@ -321,6 +325,32 @@ def load_catalog(catalog_dir: Path | str) -> Catalog:
 
 _PAGE_N = re.compile(r"page-([2-9]|[1-9][0-9]+)")  # the table pages after the first (which is index)
 
+MAX_NAME_BYTES = 255
+"""The longest file name ext4, APFS, NTFS and most other file systems accept (bytes or UTF-16 units)."""
+LONGEST_SUFFIX = ".html"
+"""The longest ending added to a slug in a generated name: `<slug>.md` in docs/, `<slug>.html` for a
+builder without directory URLs (a slug's `page-N` pages go into a folder named by the slug alone)."""
+_WINDOWS_DEVICES = {"con", "prn", "aux", "nul", *(f"{d}{n}" for d in ("com", "lpt") for n in "0123456789¹²³")}
+
+
+def file_name_problem(slug: str) -> tuple[str, str] | None:
+    """Why a slug cannot name a generated file on every file system contributors use, as (found, hint);
+    None when it can. Checked at `check` time, so the render never meets a name it cannot write."""
+    if slug.startswith("."):
+        return "a name starting with '.'", "mkdocs skips hidden files, so the page would not be built; remove the dot"
+    if slug.strip(".") == "":
+        return "a name of dots only", "name it with letters or digits"
+    if slug.endswith((".", " ")):
+        return "a name ending with a dot or a space", "Windows drops trailing dots and spaces; remove it"
+    if slug.split(".")[0].rstrip(" ").lower() in _WINDOWS_DEVICES:
+        return f"the Windows device name {slug.split('.')[0]!r}", "Windows reserves it in every folder; rename it"
+    size = len((slug + LONGEST_SUFFIX).encode("utf-8"))
+    if size > MAX_NAME_BYTES:
+        return (f"a name of {len(slug.encode('utf-8'))} bytes",
+                f"generated file names ({slug[:12]}...{LONGEST_SUFFIX}) may have at most {MAX_NAME_BYTES} bytes; "
+                f"shorten it to {MAX_NAME_BYTES - len(LONGEST_SUFFIX)}")
+    return None
+
 
 def reserved_slug(slug: str, *, paged: bool) -> bool:
     """True for a slug that a generated page already takes in its folder: `index` in every folder, and
@@ -342,15 +372,21 @@ def _listing_rules(f: _File, area_ids: set[str] | None, register: dict[str, dict
             yield _p(f, e["position"], ["entries", i, "position"], f"position {i + 1} (entries are in listing order)",
                      f"position {pos}", "renumber the entries 1, 2, 3, ... from here on")
         path = e["path"].value
+        dotted = path is not None and any(seg and seg.strip(".") == "" for seg in path.split("/"))
         if path is not None:
-            if any(seg in (".", "..") for seg in path.split("/")):
-                yield _p(f, e["path"], ["entries", i, "path"], "a path without '.' or '..' segments", node_text(e["path"]))
+            if dotted:
+                yield _p(f, e["path"], ["entries", i, "path"], "a path without segments of dots only ('.', '..', '...')",
+                         node_text(e["path"]))
             if path in seen_paths:
                 yield _p(f, e["path"], ["entries", i, "path"], "each path once", f"{path!r} again",
                          f"already the path of entry {seen_paths[path]}")
             seen_paths.setdefault(path, i + 1)
         slug = entry_slug(pos, path).lower()
-        if reserved_slug(slug, paged=True):
+        bad_name = file_name_problem(entry_slug(pos, path)) if path is not None and not dotted else None
+        if bad_name is not None:
+            yield _p(f, e["path"], ["entries", i, "path"], "a path that gives a valid page file name",
+                     f"{bad_name[0]} (the slug {entry_slug(pos, path)[:60]!r})", bad_name[1])
+        elif reserved_slug(slug, paged=True):
             yield _p(f, e["path"], ["entries", i, "path"],
                      "a path whose page URL is free (index and page-N name the operations table's pages)",
                      f"the slug {entry_slug(pos, path)!r}", "rename the path")
@@ -452,7 +488,12 @@ class _Cross:
             slugs: dict[str, str] = {}
             for i, name in enumerate(group):
                 s = label_slug(name).lower()
-                if reserved_slug(s, paged=False):
+                bad_name = file_name_problem(label_slug(name))
+                if bad_name is not None:
+                    node = _node_at(self.service.root, [*path, i])
+                    yield _p(self.service, node, [*path, i], "a name that gives a valid page file name",
+                             f"{bad_name[0]} ({name!r})", bad_name[1])
+                elif reserved_slug(s, paged=False):
                     node = _node_at(self.service.root, [*path, i])
                     yield _p(self.service, node, [*path, i],
                              "a name whose page URL is free (index names the folder's index page)",
@@ -462,6 +503,7 @@ class _Cross:
                     yield _p(self.service, node, [*path, i], "a URL slug unique when case is ignored",
                              f"{name!r}", f"{slugs[s]!r} has the same page URL")
                 slugs.setdefault(s, name)
+        yield from self._compare_slugs(labels)
         keys = [entry_key(e["position"], e["path"]) for e in entries]
         key_set = set(keys)
         by_label: dict[str, _File] = {}
@@ -529,6 +571,25 @@ class _Cross:
                 yield _p(self.service, node, ["version_labels", i], f"a file versions/{label_slug(label)}.yaml",
                          "no such file", "add the file or remove the label")
         self._by_label = by_label
+
+    def _compare_slugs(self, labels: list[str]) -> Iterator[Problem]:
+        """Each comparison of consecutive labels has its own page, compare/<from>...<to>: labels holding
+        '...' could give two comparisons one URL (`A` then `B...C`, `A...B` then `C`)."""
+        seen: dict[str, tuple[str, str]] = {}
+        for i in range(1, len(labels)):
+            a, b = labels[i - 1], labels[i]
+            slug = f"{label_slug(a)}...{label_slug(b)}"
+            node = _node_at(self.service.root, ["version_labels", i])
+            other = seen.get(slug.lower())
+            if other is not None and other != (a, b):
+                yield _p(self.service, node, ["version_labels", i], "comparison pages with distinct URLs",
+                         f"the comparison {a!r} to {b!r} at compare/{slug}/",
+                         f"the comparison {other[0]!r} to {other[1]!r} has the same URL; keep '...' out of labels")
+            seen.setdefault(slug.lower(), (a, b))
+            bad_name = file_name_problem(slug)
+            if bad_name is not None:
+                yield _p(self.service, node, ["version_labels", i], "a comparison page with a valid file name",
+                         f"{bad_name[0]} (compare/{slug[:60]})", bad_name[1])
 
     def build(self) -> Catalog:
         svc = self.service.root.plain()

@@ -1,0 +1,95 @@
+"""Which entries of a catalogue folder the loader reads, and what each one is, from its metadata alone.
+
+One list serves the loader (`validate`) and the render fingerprint (`incremental`), so the fingerprint covers
+exactly what the loader reads: a broken entry (a dangling link, a pipe) changes the fingerprint as it fails
+`check`, and a folder that is not a catalogue is never walked. Standard library only: the fingerprint runs
+before any heavy import.
+
+Symbolic links: a link inside the catalogue folder is followed when its target is a regular file inside the
+same folder (resolved, links included). A link whose target lies outside the folder is refused with its
+location: catalogue files are reviewed in the repository, and a link would bring in a file nobody reviewed
+(or make `check` read and quote any file the user can read).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+FIXED_FILES = {"service.yaml": "service", "listing.yaml": "listing", "not-shown.yaml": "not-shown"}
+VERSIONS_DIR = "versions"
+
+Role = Literal["service", "listing", "not-shown", "version-label", "unexpected", "unexpected-in-versions"]
+Kind = Literal["file", "missing", "dangling-link", "outside-link", "special", "folder"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Source:
+    """One entry the loader looks at: its path, what it should be, and what it is."""
+
+    path: Path
+    role: Role
+    kind: Kind
+    mode: int = 0
+    """The mode of what the path leads to (for a special file or a folder, to name it)."""
+    target: str = ""
+    """Where a link outside the folder points."""
+
+
+def classify(path: Path, root: Path) -> tuple[Kind, int, str]:
+    """What a path is, without opening it: (kind, mode, link target outside root)."""
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return "missing", 0, ""
+    except OSError:
+        return "special", 0, ""
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            target = path.resolve(strict=True)
+        except (OSError, RuntimeError):
+            return "dangling-link", 0, ""
+        if target != root and root not in target.parents:
+            return "outside-link", 0, str(target)
+        st = target.stat()
+    if stat.S_ISREG(st.st_mode):
+        return "file", st.st_mode, ""
+    return ("folder" if stat.S_ISDIR(st.st_mode) else "special"), st.st_mode, ""
+
+
+def looks_like_catalogue(catalog_dir: Path) -> bool:
+    """Whether the folder holds any of the fixed files (by name); else nothing in it is hashed or walked."""
+    return any(os.path.lexists(catalog_dir / name) for name in FIXED_FILES)
+
+
+def catalogue_sources(catalog_dir: Path) -> list[Source]:
+    """Every entry the loader reads or reports, in a stable order: the fixed files, unexpected YAML files at
+    the top, and every entry of versions/ but folders and hidden files that are not .yaml. Reads folder listings and metadata only."""
+    root = catalog_dir.resolve()
+    out: list[Source] = []
+    for name, role in FIXED_FILES.items():
+        kind, mode, target = classify(catalog_dir / name, root)
+        out.append(Source(path=catalog_dir / name, role=role, kind=kind, mode=mode, target=target))  # type: ignore[arg-type]
+    for entry in sorted(os.scandir(catalog_dir), key=lambda e: e.name):
+        if Path(entry.name).suffix in (".yaml", ".yml") and entry.name not in FIXED_FILES:
+            path = catalog_dir / entry.name
+            kind, mode, target = classify(path, root)
+            out.append(Source(path=path, role="unexpected", kind=kind, mode=mode, target=target))
+    vdir = catalog_dir / VERSIONS_DIR
+    kind, mode, target = classify(vdir, root)
+    if kind == "outside-link":
+        out.append(Source(path=vdir, role="unexpected", kind=kind, target=target))
+    elif kind == "folder":
+        for entry in sorted(os.scandir(vdir), key=lambda e: e.name):
+            path = vdir / entry.name
+            if path.suffix != ".yaml" and entry.name.startswith("."):
+                continue
+            kind, mode, target = classify(path, root)
+            if path.suffix == ".yaml":
+                out.append(Source(path=path, role="version-label", kind=kind, mode=mode, target=target))
+            elif kind != "folder":
+                out.append(Source(path=path, role="unexpected-in-versions", kind=kind, mode=mode, target=target))
+    return out
