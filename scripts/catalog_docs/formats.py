@@ -118,7 +118,7 @@ def groups(cmp: Comparison) -> list[Group]:
         g = out.setdefault(_key(c), Group(key=_key(c)))
         (g.values if c.kind in VALUE_KINDS else g.records).append(c)
     for u in cmp.unchanged:
-        g = out.get(("label", u.after.label, u.after.plan))
+        g = out.get(("label", u.after_label, u.after_plan))
         if g is not None:
             g.unchanged.append(u)
     return list(out.values())

@@ -136,7 +136,7 @@ def do_unchanged_rows(unchanged: Any, entries: dict[int, ListingEntry], root: st
     re-listed plan entry says which earlier label it is the same as."""
     return Markup("\n".join([
         f"    | {u.position} | {do_op_link(entries[u.position], root)} | {md_escape(u.plan)}"
-        + ("" if u.before.label == from_label else f" (same as under {md_escape(u.before.label)})")
+        + ("" if u.before_label == from_label else f" (same as under {md_escape(u.before_label)})")
         + f" | {do_lock(u.value)} |"
         for u in unchanged
     ]))
