@@ -35,7 +35,8 @@ from .formats import groups as change_groups, summary_rows
 from .export import catalog_data, lock_matrix_csv, openapi_data, to_json, to_yaml
 from .gcpause import paused_gc
 from .layout import DOWNLOAD_SCHEMA_DIR, MANIFEST
-from .model import Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
+from .model import LOCK_VALUES, Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
+from .provenance import MARKER_CITATION, citation_parts, section_anchor, source_sections
 from .write import WriteResult, write_output
 
 PAGE_ROWS = 250
@@ -61,6 +62,19 @@ def do_code(text: str) -> Markup:
     """Text for a code span or block, where entities would show literally: only validated path characters
     pass through as they are; anything else is escaped like all other catalogue text."""
     return Markup(text) if _CODE_SAFE.fullmatch(text) else md_escape(text)
+
+
+def do_cite(citation: str, root: str) -> Markup:
+    """A citation (`§4`, `§8 rule 2`, `§4, §8`) as links to its sections on the sources page, relative to
+    the page being rendered; a citation of another form fails the render (CatalogDocsError)."""
+    return _cite(str(citation), str(root))
+
+
+@lru_cache(maxsize=4096)
+def _cite(citation: str, root: str) -> Markup:
+    return Markup(", ".join(
+        f"[{md_escape(p.text)}]({root}sources/index.md#{section_anchor(p.section)})" for p in citation_parts(citation)
+    ))
 
 
 def do_path_gap(entry: ListingEntry, catalog: Catalog) -> NotShown | None:
@@ -191,6 +205,7 @@ def _environment() -> Environment:
     env.filters["code"] = do_code
     env.filters["front"] = front_matter
     env.filters["path_gap"] = do_path_gap
+    env.filters["cite"] = do_cite
     env.filters["lock"] = do_lock
     env.filters["lock_cells"] = do_lock_cells
     env.filters["history_cells"] = do_history_cells
@@ -374,6 +389,9 @@ def plan_pages(catalog: Catalog) -> _Pages:
                   later=comparisons[i + 1][:2] if i + 1 < len(comparisons) else None)
     _paged(pages, "matrix/index.md", "matrix.md.j2", by_column, wide, columns=pages.columns)
     pages.add("not-shown/index.md", "not_shown.md.j2", pairs=pairs)
+    pages.add_lazy("sources/index.md", "sources.md.j2", lambda: {
+        "sections": source_sections(catalog, max_rows=PAGE_ROWS, max_values=PAGE_CELLS), "max_rows": PAGE_ROWS,
+        "max_values": PAGE_CELLS, "lock_values": LOCK_VALUES, "marker_citation": MARKER_CITATION})
     pages.add_file("downloads/catalog.json", lambda: to_json(catalog_data(catalog)))
     pages.add_file("downloads/lock-matrix.csv", lambda: lock_matrix_csv(catalog))
     pages.add_file("downloads/openapi.yaml", lambda: to_yaml(openapi_data(catalog)))
