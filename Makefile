@@ -57,7 +57,7 @@ render: $(SITE_STAMP) ## Render the Markdown pages from the catalogue into docs/
 # The hook renders before every build and reload; under serve a broken catalogue keeps the last good
 # pages and shows its errors on them, so serve does not stop on a failed render first. --dirty rebuilds
 # only the pages the render rewrote; --no-strict because a preview that stops on a warning leaves every
-# request waiting (and --dirty itself warns). `make site` stays strict.
+# request waiting. `make site` stays strict.
 serve: $(SITE_STAMP) ## Render and serve the site on http://HOST:PORT, reloading when catalog/ changes
 	@$(BIN)/python -m catalog_docs.portcheck $(HOST) $(PORT)
 	@mkdir -p docs
@@ -74,7 +74,7 @@ site: $(SITE_STAMP) $(if $(filter zensical,$(BUILDER)),$(TEST_STAMP) render) ## 
 	@mkdir -p docs  # mkdocs refuses a missing docs_dir before its hook can render into it
 	$(BUILD_$(BUILDER))
 
-bench: $(TEST_STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~3 min)
+bench: $(TEST_STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~4 min)
 	$(BIN)/python -m catalog_docs.bench --out bench-out
 
 $(LIGHTHOUSE): tools/lighthouse/package-lock.json

@@ -244,3 +244,19 @@ def test_operation_and_plan_pages_mark_exactly_the_values_comparisons_report(spe
             assert marked == reported, (a.label, b.label, plan.name)
             checked += len(marked)
     assert checked > 0
+
+
+def test_a_long_relisted_plan_entry_counts_its_unchanged_values_instead_of_listing_them(tmp_path: Path) -> None:
+    from catalog_docs.render import UNCHANGED_LISTED, render_pages
+
+    n = UNCHANGED_LISTED + 10
+    catalog = load_catalog(write_catalog(tmp_path / "catalog", {
+        "entries": [f"/fakeOp{i:03d}" for i in range(n)],
+        "labels": {"FAKE 1": {"PLAN A": "c" * n, "PLAN B": "u" * n}, "FAKE 2": {"PLAN A": "c" * n},
+                   "FAKE 3": {"PLAN A": "c" * n, "PLAN B": "c" + "u" * (n - 1)}},
+    }))
+    page = render_pages(catalog)["compare/FAKE-2...FAKE-3.md"]
+    assert f"{n - 1} values are the same as under FAKE 1: too many to list on this page" in page
+    assert "Unchanged since FAKE 1" not in page
+    assert "#### unlimited → close (1 value), FAKE 1 → FAKE 2" not in page  # the change is against FAKE 1
+    assert "#### unlimited → close (1 value), FAKE 1 → FAKE 3" in page

@@ -25,7 +25,7 @@ from catalog_docs.validate import load_catalog
 
 FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versions index",
          "plans/index.md": "plans index", "compare/index.md": "compare index",
-         "not-shown/index.md": "not-shown register", "downloads/catalog.json": "catalogue download",
+         "not-shown/index.md": "not-shown register", "sources/index.md": "sources", "downloads/catalog.json": "catalogue download",
          "downloads/lock-matrix.csv": "lock matrix download", "downloads/openapi.yaml": "OpenAPI download"}
 FIXED.update({f"downloads/{s.name}": f"{s.name} download" for s in DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")})
 PAGED = ("operations", "matrix")  # tables of every listing entry, split into page-N beyond PAGE_ROWS rows

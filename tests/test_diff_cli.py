@@ -293,30 +293,41 @@ def test_a_large_comment_stays_under_githubs_limit(capsys: pytest.CaptureFixture
     code, out, _ = run(capsys, "diff", labels[0], labels[-1], "--format", "markdown", "--catalog", str(large_dir))
     assert code == 0 and len(out) < 65_536
     # It says what it left out and how to get everything.
-    assert "left out to keep this comment under GitHub's 65,536-character limit" in out
+    assert "Left out to keep this comment under GitHub's 65,536-character limit: " in out
     assert f"catalog-docs diff '{labels[0]}' '{labels[-1]}' --format json" in out
     # The summary stays whole: every kind and transition the JSON counts.
     for kind, n in data["counts"]["by_kind"].items():
         if n and kind != "value-changed":
             assert f" | {n:,} |" in out, kind
     assert out.count("<details>") == out.count("</details>")
-
-
-def test_sections_are_dropped_last_and_said_so() -> None:
+    # Rows went, not sections: every plan entry keeps its section, each shortened table says so.
     from catalog_docs.compare import compare_sides, parse_side
     from catalog_docs.formats import format_markdown
     from catalog_docs.validate import load_catalog
-    import tempfile
 
-    with tempfile.TemporaryDirectory() as tmp:
-        catalog = load_catalog(write_catalog(Path(tmp) / "catalog", FAKE_SPECS["relisted"]))
+    catalog = load_catalog(large_dir)
+    whole = format_markdown(compare_sides(catalog, parse_side(labels[0], catalog), parse_side(labels[1], catalog)),
+                            budget=10**9)
+    assert len(whole) > 65_536 and out.count("#### ") == whole.count("#### ") == 3
+    assert "whole section" not in out
+    assert out.count("more rows left out (see the end of this comment)") == 5  # each of the five tables
+
+
+def test_tables_shrink_first_then_sections_go_and_it_says_so(tmp_path: Path) -> None:
+    from catalog_docs.compare import compare_sides, parse_side
+    from catalog_docs.formats import format_markdown
+    from catalog_docs.validate import load_catalog
+
+    catalog = load_catalog(write_catalog(tmp_path / "catalog", FAKE_SPECS["relisted"]))
     cmp = compare_sides(catalog, parse_side("FAKE 1.1", catalog), parse_side("FAKE 2.0", catalog))
     whole = format_markdown(cmp)
-    small = format_markdown(cmp, budget=len(whole) - 200)
-    assert len(small) <= len(whole) - 200 and "more rows left out" in small or "more row left out" in small
+    assert "left out" not in whole.lower()
+    # Far over budget: whole sections go from the end, and it says how many and how to get everything.
     tiny = format_markdown(cmp, budget=900)
     assert len(tiny) <= 900
-    assert "left out to keep this comment under GitHub's" in tiny and "--format json" in tiny
+    assert "whole section (" in tiny or "whole sections (" in tiny
+    assert "`catalog-docs diff 'FAKE 1.1' 'FAKE 2.0' --format json` prints every record" in tiny
+    assert tiny.startswith(whole[:whole.index("####")])  # the summary is never cut
 
 
 # --- the JSON contract, checked by the tools its users run ----------------------------------------------------

@@ -40,6 +40,7 @@ _INDEX_TEMPLATES = {
     "compare/index.md": "compare_index.md.j2",
     "matrix/index.md": "matrix.md.j2",
     "not-shown/index.md": "not_shown.md.j2",
+    "sources/index.md": "sources.md.j2",
 }
 _FOLDER_TEMPLATES = {
     "operations": "operation.md.j2",

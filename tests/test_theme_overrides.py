@@ -32,7 +32,7 @@ def test_search_partial_matches_the_theme_except_the_dialog_name() -> None:
 
 def test_every_page_has_title_and_description(built_site: Path) -> None:
     pages = sorted(built_site.rglob("index.html"))
-    assert len(pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 8  # the fixture site
+    assert len(pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 9  # the fixture site
     for page in pages:
         html = page.read_text(encoding="utf-8")
         title = re.search(r"<title>(.*?)</title>", html, re.S)

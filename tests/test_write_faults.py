@@ -651,3 +651,49 @@ def test_a_path_leaving_the_output_folder_is_refused(tmp_path: Path, rel: str) -
     with pytest.raises(CatalogDocsError, match=r"refusing to write outside"):
         write_output({rel: "x"}, docs)
     assert not (tmp_path / "escape.md").exists()
+
+
+# --- a killed render, then a real build -----------------------------------------------------------------------
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("kill_at", [2, 4, 9])
+def test_a_render_killed_mid_swap_then_mkdocs_build_publishes_the_new_site_whole(tmp_path: Path, kill_at: int) -> None:
+    """The fixture project is built, a value changes, `catalog-docs render` is killed at its kill_at-th rename
+    (the journal is the first), then `mkdocs build --strict` runs: its hook completes the interrupted render,
+    and docs/ holds exactly the pages of the changed catalogue when the site is built from it."""
+    from catalog_docs.render import render_pages
+    from catalog_docs.validate import load_catalog
+    from sitebuild import build, copy_project
+
+    project = copy_project(tmp_path / "project", Path(__file__).resolve().parent / "fixture-catalog")
+    first = build(project)
+    assert first.returncode == 0, first.stderr
+    version = project / "catalog" / "versions" / "FAKE-1.1.yaml"
+    text = version.read_text(encoding="utf-8")
+    assert ": close\n" in text
+    version.write_text(text.replace(": close\n", ": unlimited\n"), encoding="utf-8")
+    child = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        import os, signal, sys
+        from catalog_docs import cli, write
+        _real, _n = os.replace, [0]
+        def _replace(a, b):
+            _n[0] += 1
+            if _n[0] == {kill_at}:
+                os.kill(os.getpid(), signal.SIGKILL)
+            _real(a, b)
+        write.os.replace = _replace
+        sys.exit(cli.main(["render", "--catalog", "catalog", "--out", "docs"]))
+    """)], cwd=project, capture_output=True, text=True, timeout=300)
+    assert child.returncode == -signal.SIGKILL, child.stdout + child.stderr
+    assert (project / "docs" / JOURNAL).exists()
+    second = build(project)
+    assert second.returncode == 0, second.stderr
+    expected = render_pages(load_catalog(project / "catalog"))
+    docs = project / "docs"
+    assert not (docs / JOURNAL).exists()
+    assert not [p.name for p in docs.iterdir() if p.name.startswith(".catalog-docs-") and p.is_dir()]
+    for rel, page in expected.items():
+        assert (docs / rel).read_text(encoding="utf-8") == page, f"{rel} is not the changed catalogue's page"
+    built = {p.relative_to(project / "site").as_posix() for p in (project / "site").rglob("index.html")}
+    assert "operations/index.html" in built

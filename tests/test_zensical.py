@@ -49,8 +49,8 @@ def _main_text(page: Path) -> tuple[str, list[str]]:
 
 def test_zensical_builds_every_page_mkdocs_builds(zensical_site: Path, built_site: Path) -> None:
     mkdocs_pages = _pages(built_site)
-    # a page per operation, label, plan entry and comparison, and the eight fixed pages
-    assert len(mkdocs_pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 8
+    # a page per operation, label, plan entry and comparison, and the nine fixed pages
+    assert len(mkdocs_pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 9
     assert _pages(zensical_site) >= mkdocs_pages
     for download in ("catalog.json", "lock-matrix.csv", "openapi.yaml"):
         assert (zensical_site / "downloads" / download).read_bytes() == (built_site / "downloads" / download).read_bytes()

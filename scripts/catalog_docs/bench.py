@@ -368,6 +368,50 @@ def bench_control(report: Report, case: str, project: Path, builders: list[str])
     shutil.rmtree(control, ignore_errors=True)
 
 
+def bench_adversarial(report: Report, out: Path) -> None:
+    """Hostile catalogue files at the loader's size limit: how long `check` takes to refuse each, at half
+    and at full size (a ratio near 2 is linear growth), beside a valid file of the same size."""
+    from .errors import CatalogInvalid
+    from .load import MAX_BYTES
+
+    base = synth_files(SynthSpec(operations=20, versions=2, plans=2, seed=1))
+    cases: dict[str, tuple[str, str]] = {  # name: (text before the repeated unit, unit)
+        "valid-comments": ("", "# " + "x" * 77 + "\n"),
+        "refused-characters": ("extra: x", "\u200b"),
+        "escapes-in-quoted-text": ('extra: "', "\\u202E"),
+        "tab-indents": ("extra:\n", "\tk: v\n"),
+        "deep-flow-sequences": ("extra: ", "["),
+        "deep-flow-mappings": ("extra: ", "{a: "),
+        "huge-integer": ("extra: ", "7"),
+        "many-keys": ("extra:\n", "  k: v\n"),
+    }
+    folder = out / "adversarial"
+    for name, (head, unit) in cases.items():
+        times = {}
+        for share in (0.5, 1.0):
+            shutil.rmtree(folder, ignore_errors=True)
+            for rel, text in base.items():
+                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+                (folder / rel).write_text(text, encoding="utf-8")
+            target = folder / "not-shown.yaml"
+            start = target.read_bytes() + head.encode("utf-8")
+            room = int(MAX_BYTES * share) - len(start) - 1
+            data = start + unit.encode("utf-8") * (room // len(unit.encode("utf-8")))
+            target.write_bytes(data + b"\n")
+
+            def check() -> int:
+                try:
+                    load_catalog(folder)
+                    return 0
+                except CatalogInvalid as exc:
+                    return len(exc.problems)
+
+            problems, times[share], _ = _timed(check)
+        report.add("adversarial", f"{name}_check_s", times[1.0], "s", bytes=len(data) + 1, problems=problems,
+                   half_size_s=round(times[0.5], 4), growth=round(times[1.0] / max(times[0.5], 1e-9), 2))
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="catalog_docs.bench", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("bench-out"), help="work folder (default bench-out)")
@@ -388,6 +432,7 @@ def main(argv: list[str] | None = None) -> int:
     make_project(real, None)
     bench_catalog(report, "real", real, args.repeat, builders)
     bench_make_site(report, real)
+    bench_adversarial(report, args.out)
     for n in sizes:
         case = f"{n}x{args.versions}x{args.plans}"
         project = args.out / case

@@ -111,26 +111,35 @@ class Change:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Unchanged:
-    """A value that is the same on both sides (each side names its own label and plan entry)."""
+    """A value that is the same on both sides (each side names its own label and plan entry).
 
-    before: Place
-    after: Place
+    Flat fields, with each side's Place made on demand: most values of a comparison are unchanged, and one
+    object per value instead of three keeps comparing every consecutive pair of a large catalogue cheap."""
+
+    before_label: str | None
+    before_plan: str | None
+    after_label: str | None
+    after_plan: str | None
+    position: int
+    path: str | None
+    value: str
+    before_position: int | None = None
+    before_path: str | None = None
+
+    @property
+    def before(self) -> Place:
+        position = self.position if self.before_position is None else self.before_position
+        path = self.path if self.before_position is None else self.before_path
+        return Place(label=self.before_label, plan=self.before_plan, position=position, path=path, value=self.value)
+
+    @property
+    def after(self) -> Place:
+        return Place(label=self.after_label, plan=self.after_plan, position=self.position, path=self.path,
+                     value=self.value)
 
     @property
     def plan(self) -> str | None:
-        return self.after.plan
-
-    @property
-    def position(self) -> int | None:
-        return self.after.position
-
-    @property
-    def path(self) -> str | None:
-        return self.after.path
-
-    @property
-    def value(self) -> str | None:
-        return self.after.value
+        return self.after_plan
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -229,11 +238,15 @@ def _compare_values(before: tuple[str, str], after: tuple[str, str], pairs: Iter
                     ListingEntry, str]], changes: list[Change], unchanged: list[Unchanged]) -> None:
     """Value records for (old entry, old value, new entry, new value) pairs of two (label, plan) columns."""
     for ea, va, eb, vb in pairs:
-        a, b = _place(*before, ea, va), _place(*after, eb, vb)
         if va != vb:
-            changes.append(Change(kind="value-changed", before=a, after=b))
-        else:
-            unchanged.append(Unchanged(before=a, after=b))
+            changes.append(Change(kind="value-changed", before=_place(*before, ea, va), after=_place(*after, eb, vb)))
+        elif ea is eb:
+            unchanged.append(Unchanged(before_label=before[0], before_plan=before[1], after_label=after[0],
+                                       after_plan=after[1], position=eb.position, path=eb.path, value=vb))
+        else:  # the same entry at another position or with another path (a catalogue against a revision)
+            unchanged.append(Unchanged(before_label=before[0], before_plan=before[1], after_label=after[0],
+                                       after_plan=after[1], position=eb.position, path=eb.path, value=vb,
+                                       before_position=ea.position, before_path=ea.path))
 
 
 def latest_earlier_listing(catalog: Catalog, name: str, label: str) -> VersionLabel | None:

@@ -118,7 +118,7 @@ def groups(cmp: Comparison) -> list[Group]:
         g = out.setdefault(_key(c), Group(key=_key(c)))
         (g.values if c.kind in VALUE_KINDS else g.records).append(c)
     for u in cmp.unchanged:
-        g = out.get(("label", u.after.label, u.after.plan))
+        g = out.get(("label", u.after_label, u.after_plan))
         if g is not None:
             g.unchanged.append(u)
     return list(out.values())
@@ -302,9 +302,8 @@ def _value_table(cmp: Comparison, kind: ChangeKind, values: list[Change], limit:
     return head + rows
 
 
-def _left_out(n: int, cmp: Comparison) -> str:
-    return (f"*{plural(n, 'more row', 'more rows')} left out to keep this comment under GitHub's "
-            f"{COMMENT_LIMIT:,}-character limit; `{full_json_command(cmp)}` prints every record.*")
+def _left_out(n: int) -> str:
+    return f"*{plural(n, 'more row', 'more rows')} left out (see the end of this comment).*"
 
 
 _FOLD = 10
@@ -351,17 +350,23 @@ def _markdown(cmp: Comparison, rows_limit: int | None, groups_limit: int | None)
                 out.append("")
             if kept < n:
                 left += n - kept
-                out += [_left_out(n - kept, cmp), ""]
+                out += [_left_out(n - kept), ""]
             if n > _FOLD or kept < n:
                 out += ["</details>", ""]
         if g.unchanged and not g.lists_unchanged:
             out += [f"{plural(len(g.unchanged), 'value', 'values')} unchanged.", ""]
     hidden = all_groups[len(shown):]
-    if hidden:
-        records = sum(len(g.records) + len(g.values) for g in hidden)
-        out += [f"*{plural(len(hidden), 'more section', 'more sections')} ({plural(records, 'record', 'records')}) "
-                f"left out to keep this comment under GitHub's {COMMENT_LIMIT:,}-character limit; "
-                f"`{full_json_command(cmp)}` prints every record.*", ""]
+    if hidden or left:
+        what = []
+        if left:
+            what.append(plural(left, "table row", "table rows"))
+        if hidden:
+            records = sum(len(g.records) + len(g.values) for g in hidden)
+            what.append(f"{plural(len(hidden), 'whole section', 'whole sections')} "
+                        f"({plural(records, 'record', 'records')})")
+        out += ["---", "",
+                f"*Left out to keep this comment under GitHub's {COMMENT_LIMIT:,}-character limit: "
+                f"{' and '.join(what)}. `{full_json_command(cmp)}` prints every record.*", ""]
     return "\n".join(out).rstrip("\n") + "\n"
 
 

@@ -53,6 +53,10 @@ The C scanner's work per token grows with the flow nesting depth, so 100,000 `[`
 
 REPORTED_PER_FILE = 20
 """Refused characters (and tab indents) reported one by one in a file; beyond, one more line counts them."""
+PROBLEMS_PER_FILE = 200
+"""Parse problems (duplicate keys, anchors, tags...) listed per file; beyond, one more line counts them."""
+LOCATE_WHOLE = 64 * 1024
+"""A refused text up to this many characters is parsed whole to name its problems' values."""
 
 _PLANE_ENDS = "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 15))
 _REFUSED_CHARS = (
@@ -294,7 +298,12 @@ def _cleaned(text: str, tab_width: int) -> tuple[str, list[int]]:
 
 def _locate(text: str, offsets: list[int]) -> tuple[Node | None, list[KeyPath | None]]:
     """Parse a refused text leniently (refused characters dropped, tabs as spaces) to name the value each offset
-    sits in: the tree (only to name things; it is never checked) and one key path per offset (None if unknown)."""
+    sits in: the tree (only to name things; it is never checked) and one key path per offset (None if unknown).
+    A large text is parsed only up to the line of the last offset: naming needs nothing after it."""
+    last = max((o for o in offsets if o >= 0), default=-1)
+    if len(text) > LOCATE_WHOLE and last >= 0:
+        end = text.find("\n", last)
+        text = text if end == -1 else text[: end + 1]
     for width in (2, 4, 1, 8) if "\t" in text else (1,):
         cleaned, origin = _cleaned(text, width)
         builder = _Builder("")
@@ -340,11 +349,27 @@ class _Builder:
     def __init__(self, name: str) -> None:
         self.name = name
         self.problems: list[tuple[Problem, KeyPath | None]] = []
+        self.unlisted = 0
+        self.first_unlisted: tuple[Any, KeyPath | None] = (None, None)
         self.spans: list[tuple[int, int, int, KeyPath]] = []
         """Every scalar: start and end offsets, 0-based line, and the key path it names or holds."""
 
     def fail(self, mark: Any, path: KeyPath | None, expected: str, found: str, hint: str = "") -> None:
+        if len(self.problems) == PROBLEMS_PER_FILE:  # the rest only counted (see `parse`)
+            self.first_unlisted = (mark, path)
+        if len(self.problems) >= PROBLEMS_PER_FILE:
+            self.unlisted += 1
+            return
         self.problems.append((_problem(self.name, mark.line + 1, mark.column + 1, expected, found, hint), path))
+
+    def listed_problems(self) -> list[tuple[Problem, KeyPath | None]]:
+        """The problems, and one more line counting those past PROBLEMS_PER_FILE."""
+        if not self.unlisted:
+            return self.problems
+        mark, path = self.first_unlisted
+        return [*self.problems, (_problem(self.name, mark.line + 1, mark.column + 1, "fewer problems in one file",
+                                          f"{self.unlisted} more problems, the first here", "fix the ones above first"),
+                                 path)]
 
     def check_event(self, ev: Any, path: KeyPath) -> bool:
         """Report anchors, aliases and tags; True when the node is refused outright."""
@@ -514,23 +539,23 @@ def parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem, KeyPat
         # Name the value on the line of the error, if the parser got that far.
         where = next((s[3] for s in reversed(builder.spans) if s[2] == line - 1), None)
         builder.problems.append((_problem(name, line, column, "valid YAML", found, (exc.context or "").strip()), where))
-        return None, builder.problems
+        return None, builder.listed_problems()
     except yaml.YAMLError as exc:
         builder.problems.append((_problem(name, 1, 1, "valid YAML", str(exc).splitlines()[0]), None))
-        return None, builder.problems
+        return None, builder.listed_problems()
     except _TooDeep as exc:
         where = next((s[3] for s in reversed(builder.spans)), None)
         builder.problems.append((_problem(name, exc.mark.line + 1, exc.mark.column + 1,
                                           f"nesting at most {MAX_DEPTH} levels deep",
                                           f"nesting deeper than {SKIP_DEPTH} levels",
                                           "the catalogue format is flat; the rest of the file was not read"), where))
-        return None, builder.problems
+        return None, builder.listed_problems()
     if documents > 1:
-        return None, builder.problems
+        return None, builder.listed_problems()
     if root is not None and root.kind != "map":
         builder.problems.append((_problem(name, root.line, root.column, "a mapping at the top level", root.describe()), None))
         root = None
-    return root, builder.problems
+    return root, builder.listed_problems()
 
 
 def load_file(path: Path, name: str) -> LoadedFile:

@@ -12,6 +12,7 @@ serving state lives here.
 from __future__ import annotations
 
 import html
+import logging
 import re
 import sys
 from dataclasses import dataclass, field
@@ -33,11 +34,27 @@ class _Session:
 _session = _Session()
 
 
+class _QuietDirty(logging.Filter):
+    """mkdocs warns on every --dirty rebuild that navigation may go stale; the site's navigation is a fixed
+    list (mkdocs.yml nav), so the warning says nothing here and would bury the catalogue's errors."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
+_QUIET_DIRTY = _QuietDirty()
+
+
 def start(*, command: str, dirty: bool) -> None:
     """Called once per mkdocs process (on_startup): note whether it serves, and with --dirty."""
     _session.serving = command == "serve"
     _session.dirty = dirty
     _session.errors = ()
+    build_log = logging.getLogger("mkdocs.commands.build")
+    if _session.serving and dirty:
+        build_log.addFilter(_QUIET_DIRTY)
+    else:
+        build_log.removeFilter(_QUIET_DIRTY)
 
 
 def serving() -> bool:

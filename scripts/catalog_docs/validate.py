@@ -16,7 +16,7 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
-from .errors import CatalogInvalid, Problem
+from .errors import CatalogDocsError, CatalogInvalid, Problem
 from .gcpause import paused_gc
 from .layout import SCHEMA_DIR
 from .load import KeyPath, LoadedFile, Node, kind_word, load_file
@@ -58,7 +58,11 @@ class _File:
 
 @cache
 def _validator(schema_path: Path) -> ValuesFastPath:
-    return ValuesFastPath(AnchoredValidator(json.loads(schema_path.read_text(encoding="utf-8"))))
+    try:
+        schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CatalogDocsError(f"cannot read the JSON Schema {schema_path}: {exc.strerror}") from None
+    return ValuesFastPath(AnchoredValidator(schema))
 
 
 def _prefix(f: _File) -> str:

@@ -1,0 +1,100 @@
+"""The built /sources/ page (fixture catalogue): one section per source section with every fact the
+catalogue takes from it, read from the HTML, with expectations from tests/fixture_facts.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import fixture_facts as ff
+from htmltree import Node, content, parse_file
+
+pytestmark = pytest.mark.site
+
+
+@pytest.fixture(scope="module")
+def site(built_site: Path) -> Path:
+    return built_site
+
+
+def source_sections(site: Path) -> dict[str, list[Node]]:
+    """The elements of /sources/ under each `## Section N` heading, by the heading's id."""
+    article = content(parse_file(site / "sources" / "index.html"))
+    out: dict[str, list[Node]] = {}
+    current: list[Node] | None = None
+    for child in article.children:
+        if not isinstance(child, Node):
+            continue
+        if child.tag == "h2":
+            current = out.setdefault(child.attrs.get("id", ""), [])
+            assert child.text().rstrip("¶") == f"Section {child.attrs['id'][1:]}"
+        elif current is not None:
+            current.append(child)
+    return out
+
+
+def items(nodes: list[Node]) -> list[Node]:
+    return [li for n in nodes for li in n.find_all("li")]
+
+
+def test_one_section_per_source_section_with_a_stable_anchor(site: Path) -> None:
+    found = source_sections(site)
+    assert list(found) == [f"s{n}" for n in range(1, 10)]
+    for empty in ("s3", "s5", "s6", "s7"):
+        assert " ".join(n.text() for n in found[empty]) == "The catalogue takes no fact from this section."
+
+
+def test_section_4_lists_every_listing_entry_with_its_page(site: Path) -> None:
+    entries = [li for li in items(source_sections(site)["s4"]) if li.text().split(":")[0].isdigit()]
+    assert [int(li.text().split(":")[0]) for li in entries] == list(range(1, ff.LISTING_SIZE + 1))
+    for position, (li, path) in enumerate(zip(entries, ff.PATHS), start=1):
+        hrefs = [a.attrs["href"] for a in li.find_all("a")]
+        assert f"../operations/{ff.slug(path, position)}/" in hrefs
+        assert "../sources/#s4" in hrefs or "./#s4" in hrefs or "#s4" in hrefs, hrefs
+        if path is None:
+            assert li.find("span", cls="not-shown") and f"../not-shown/#entry-{position}-path" in hrefs
+        else:
+            assert f"POST {path}" in li.text()
+
+
+def test_section_8_counts_each_value_per_label_and_plan_entry(site: Path) -> None:
+    lis = items(source_sections(site)["s8"])
+    for label, plan in ff.columns():
+        values = ff.VALUES[label][plan]
+        li = next(li for li in lis if li.text().startswith(f"{label}, plan entry {plan} "))
+        for value in ("close", "unlimited"):
+            n = values.count(value)
+            if n == ff.LISTING_SIZE:
+                assert f"{value} for all {n} entries" in li.text()
+            elif n:
+                assert f"{value} for {n} entr" in li.text()
+            else:
+                assert value not in li.text()
+    assert sum(1 for li in lis if ", plan entry " in li.text()) == len(ff.columns())
+
+
+def test_section_9_lists_the_labels_and_what_each_does_not_list(site: Path) -> None:
+    lis = [li for li in items(source_sections(site)["s9"]) if li.text().split(":")[0] in ff.LABELS]
+    assert [li.text().split(":")[0] for li in lis] == list(ff.LABELS)
+    for li, label in zip(lis, ff.LABELS):
+        unlisted = [p for p in ff.PLAN_NAMES if p not in ff.VALUES[label]]
+        assert bool(li.find("span", cls="not-listed")) == bool(unlisted)
+        assert li.text().startswith(f"{label}: lists {', '.join(ff.VALUES[label])}")
+        for plan in unlisted:
+            assert plan in li.text().split("not listed", 1)[1]
+
+
+def test_each_not_shown_item_is_under_its_section_and_links_to_the_register(site: Path) -> None:
+    found = source_sections(site)
+    for item_id, (_, topic, section) in ff.NOT_SHOWN.items():
+        anchor = "s" + section[1:].split()[0]
+        li = next((li for li in items(found[anchor]) if li.text().startswith(f"{topic}: not shown")), None)
+        assert li is not None, (item_id, anchor)
+        assert f"../not-shown/#{item_id}" in [a.attrs["href"] for a in li.find_all("a")]
+
+
+def test_sources_is_in_the_navigation(site: Path) -> None:
+    nav = parse_file(site / "index.html").find("nav", cls="md-nav--primary")
+    assert nav is not None and "sources/" in [a.attrs.get("href") for a in nav.find_all("a")]
