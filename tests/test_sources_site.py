@@ -4,12 +4,14 @@ catalogue takes from it, read from the HTML, with expectations from tests/fixtur
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from urllib.parse import urljoin, urlsplit
 
 import pytest
 
 import fixture_facts as ff
-from htmltree import Node, content, parse_file
+from htmltree import Node, content, parse, parse_file
 
 pytestmark = pytest.mark.site
 
@@ -33,6 +35,49 @@ def source_sections(site: Path) -> dict[str, list[Node]]:
         elif current is not None:
             current.append(child)
     return out
+
+
+_CITATION = re.compile(r"§\s*([0-9]+)")
+ORIGIN = "http://127.0.0.1:8000"
+
+
+def plain_citations(doc: Node, url: str) -> list[str]:
+    """Every citation (`§4`, `§8 rule 2`) in the page's body text that is not inside a link to its own
+    section on /sources/ (`/sources/#s4`), resolved from the page's URL."""
+    body = doc.find("body") or doc
+    found = []
+    for node in body.iter():
+        if node.tag in ("script", "style"):
+            continue
+        for child in node.children:
+            if not isinstance(child, str):
+                continue
+            for m in _CITATION.finditer(child):
+                link = next((n for n in (node, *node.ancestors()) if n.tag == "a"), None)
+                target = urlsplit(urljoin(ORIGIN + url, link.attrs.get("href", ""))) if link else None
+                if target is None or target.path != "/sources/" or target.fragment != f"s{m.group(1)}":
+                    found.append(f"{url}: {child.strip()!r}" + (f" links to {link.attrs.get('href')}" if link else ""))
+    return found
+
+
+def test_the_citation_check_finds_a_plain_citation_and_a_wrong_link() -> None:
+    doc = parse('<body><p>From §4 and <a href="../../sources/#s8">§8 rule 2</a>, <a href="../../not-shown/#x">§9</a>, '
+                '<a href="../../sources/#s1">§2</a> and <a href="../../sources/#s4"><span>§4</span></a>.</p></body>')
+    found = plain_citations(doc, "/operations/x/")
+    assert len(found) == 3 and "From §4" in found[0] and "not-shown" in found[1] and "§2" in found[2]
+
+
+def test_every_citation_on_every_page_links_to_its_section_on_sources(site: Path) -> None:
+    plain, cited = [], 0
+    for path in sorted(site.rglob("*.html")):
+        url = "/" + path.relative_to(site).parent.as_posix().strip(".") + "/"
+        url = url.replace("//", "/")
+        doc = parse_file(path)
+        plain += plain_citations(doc, url)
+        cited += len(_CITATION.findall(content(doc).text())) if doc.find("article") else 0
+    assert not plain, "\n".join(plain)
+    # Every operation page cites at least its method, path, URL template, position and marker.
+    assert cited > 5 * ff.LISTING_SIZE
 
 
 def items(nodes: list[Node]) -> list[Node]:
