@@ -96,6 +96,11 @@ def test_wrappers_drop_autocomplete_from_the_theme_checkboxes_only(wrapper: str)
         assert base.count(theirs) == 1, f"the theme's base.html no longer writes {theirs!r}: review {wrapper}"
         assert theirs == ours + ' autocomplete="off"'
     assert fixes == _toggle_fixes("main.html")
+    # the navigation's table-of-contents toggle gets the theme's own words for its name
+    nav_item = (THEME / "partials" / "nav-item.html").read_text(encoding="utf-8")
+    assert nav_item.count('type="checkbox" id="__toc">') == 1, f"the theme's __toc toggle changed: review {wrapper}"
+    text = (ROOT / "overrides" / wrapper).read_text(encoding="utf-8")
+    assert '''| replace('type="checkbox" id="__toc">', 'type="checkbox" id="__toc" aria-label="' ~ lang.t("toc") ~ '">') %}''' in text
 
 
 def test_404_layout_keeps_the_theme_404_content() -> None:
@@ -114,5 +119,7 @@ def test_built_pages_carry_the_fixes(built_site: Path) -> None:
         assert '" defer></script>' in html
     assert 'id="__toc"' in listed and 'for="__toc"' in listed
     assert 'id="__toc"' not in unlisted and 'for="__toc"' not in unlisted
+    matrix = (built_site / "matrix" / "index.html").read_text(encoding="utf-8")  # listed, no headings
+    assert 'type="checkbox" id="__toc" aria-label="Table of contents">' in matrix and 'for="__toc"' not in matrix
     assert 'class="md-nav md-nav--secondary"' in unlisted  # the table of contents is still there
     assert "<h1>404 - Not found</h1>" in missing

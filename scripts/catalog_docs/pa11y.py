@@ -39,6 +39,8 @@ class Finding:
     code: str
     message: str
     selector: str
+    needs_review: bool
+    """axe could not decide (an "incomplete" result); pa11y counts these as errors unless capped."""
 
 
 def run_urls(urls: list[str]) -> dict[str, list[dict]]:
@@ -61,18 +63,20 @@ def run_site(site: Path, pages: dict[str, str]) -> list[Finding]:
     finally:
         server.shutdown()
     return [Finding(page_type=name, url=url, runner=issue["runner"], code=issue["code"],
-                    message=issue["message"], selector=issue["selector"])
+                    message=issue["message"], selector=issue["selector"],
+                    needs_review=bool((issue.get("runnerExtras") or {}).get("needsFurtherReview")))
             for name, url in urls.items() for issue in raw[url] if issue["type"] == "error"]
 
 
 def format_report(findings: list[Finding], pages: dict[str, str]) -> str:
     """Each distinct (runner, code, element) with the page types it shows on, then counts per page type."""
     lines = []
-    grouped: dict[tuple[str, str, str], list[Finding]] = {}
+    grouped: dict[tuple[str, str, str, bool], list[Finding]] = {}
     for f in findings:
-        grouped.setdefault((f.runner, f.code, f.selector), []).append(f)
-    for (runner, code, selector), group in grouped.items():
-        lines.append(f"{runner} {code}\n  at {selector}\n  {group[0].message}\n"
+        grouped.setdefault((f.runner, f.code, f.selector, f.needs_review), []).append(f)
+    for (runner, code, selector, needs_review), group in grouped.items():
+        review = " (needs review: axe could not decide)" if needs_review else ""
+        lines.append(f"{runner} {code}{review}\n  at {selector}\n  {group[0].message}\n"
                      f"  on: {', '.join(f.page_type for f in group)}")
     counts = Counter(f.page_type for f in findings)
     lines.append(f"{'page type':<12} {'errors':>6}")
