@@ -213,3 +213,29 @@ def test_new_label_refuses_a_stray_file_of_that_name(capsys: pytest.CaptureFixtu
     # The stray file already makes the catalogue invalid (it names no label), so nothing is scaffolded.
     assert code == 1 and "FAKE-4.0.yaml" in err
     assert (catalog / "versions" / "FAKE-4.0.yaml").read_text(encoding="utf-8") == "# someone's draft\n"
+
+
+def test_new_label_puts_both_files_back_when_the_result_does_not_load(capsys: pytest.CaptureFixture[str],
+                                                                      project: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from catalog_docs import validate
+    from catalog_docs.errors import CatalogInvalid, Problem
+
+    catalog = project / "catalog"
+    before = {p: p.read_bytes() for p in catalog.rglob("*") if p.is_file()}
+    real = validate.load_catalog
+    calls: list[Path] = []
+
+    def second_load_fails(folder: Path):  # noqa: ANN202 - stands in for load_catalog
+        calls.append(folder)
+        if len(calls) == 1:
+            return real(folder)
+        assert (catalog / "versions" / "FAKE-4.0.yaml").is_file()  # the scaffold was written, then checked
+        raise CatalogInvalid([Problem(file="service.yaml", line=1, column=1, key_path="x", expected="y",
+                                      found="z")])
+
+    monkeypatch.setattr(validate, "load_catalog", second_load_fails)
+    code, out, err = run(capsys, "new-label", "FAKE 4.0", "--from", "FAKE 1.0", "--catalog", str(catalog))
+    assert code == 1 and out == "" and "service.yaml:1:1: x: expected y, found z" in err
+    assert len(calls) == 2
+    assert {p: p.read_bytes() for p in catalog.rglob("*") if p.is_file()} == before
