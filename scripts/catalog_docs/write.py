@@ -146,27 +146,33 @@ def _locked(out_dir: Path) -> Iterator[None]:
         raise CatalogDocsError(f"cannot write into {out_dir}: a file is there, not a folder; nothing was changed") from None
     except OSError as exc:
         raise _fault("create", out_dir, exc) from None
+    if fcntl is None:  # no flock (Windows, where a folder cannot be opened either): write unserialised
+        yield
+        return
     try:
         fd = os.open(out_dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError as exc:
         raise _fault("open", out_dir, exc) from None
     try:
-        if fcntl is not None:
-            deadline = time.monotonic() + LOCK_WAIT_S
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise CatalogDocsError(f"{out_dir}: another catalog-docs render has been writing here for "
-                                               f"{LOCK_WAIT_S:.0f} s; wait for it or stop it") from None
-                    time.sleep(0.05)
-                except OSError:
-                    break  # a file system without locks (some network mounts): write unserialised
+        _wait_for_lock(fd, out_dir)
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+def _wait_for_lock(fd: int, out_dir: Path) -> None:
+    deadline = time.monotonic() + LOCK_WAIT_S
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise CatalogDocsError(f"{out_dir}: another catalog-docs render has been writing here for "
+                                       f"{LOCK_WAIT_S:.0f} s; wait for it or stop it") from None
+            time.sleep(0.05)
+        except OSError:
+            return  # a file system without locks (some network mounts): write unserialised
 
 
 def _kind(path: Path) -> str:
