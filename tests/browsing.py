@@ -35,6 +35,7 @@ PAGE_TYPES = {
     "compare-any-pair": "compare/",
     "matrix": "matrix/",
     "not-shown": "not-shown/",
+    "sources": "sources/",
 }
 """One page of every page type of the fixture site (tests/fixture-catalog/), by name (the names are used
 for screenshot files and test ids)."""

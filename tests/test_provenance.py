@@ -7,6 +7,7 @@ misfiles or invents a fact fails.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 
 import pytest
@@ -98,7 +99,7 @@ def test_a_large_catalogue_is_counted_not_listed() -> None:
         root=Markup("../"), catalog=catalog(), register={n.id: n for n in catalog().not_shown},
         sections=tuple(small.values()), max_rows=ff.LISTING_SIZE - 1, max_values=10_000,
         lock_values=LOCK_VALUES, marker_citation=MARKER_CITATION)
-    assert f"{ff.LISTING_SIZE} listing entries, positions 1 to {ff.LISTING_SIZE}" in text
+    assert f"{ff.LISTING_SIZE} listing entries (positions 1–{ff.LISTING_SIZE}), with their method and path" in text
     assert "operations/fakeWidgetCreate.md" not in text.split("## Section 4", 1)[1].split("## Section 5")[0]
     assert "positions" not in text.split("## Section 8", 1)[1].split("## Section 9")[0]
     assert f"more than {ff.LISTING_SIZE - 1} listing entries" in text
@@ -125,6 +126,16 @@ def test_cite_links_each_part_relative_to_the_page() -> None:
     assert do_cite("§8 rule 2", "../../") == "[§8 rule 2](../../sources/index.md#s8)"
     assert do_cite("§4, §8", "../") == "[§4](../sources/index.md#s4), [§8](../sources/index.md#s8)"
     assert section_anchor(9) == "s9"
+
+
+def test_entry_positions_name_only_the_entries_a_section_backs() -> None:
+    assert sections()[4].entry_positions == f"1–{ff.LISTING_SIZE}"
+    assert sections()[8].entry_positions == ""  # no fixture entry cites §8
+    wide = catalog().entries
+    scattered = [dataclasses.replace(e, source="§8") if e.position % 2 else e for e in wide]
+    s8 = {s.number: s for s in source_sections(dataclasses.replace(catalog(), entries=tuple(scattered)),
+                                                max_rows=250, max_values=10_000)}[8]
+    assert s8.entry_positions == "1, 3, 5, 7"
 
 
 def test_position_ranges() -> None:

@@ -42,6 +42,7 @@ def page_types(catalog: Catalog) -> dict[str, str]:
         "compare-any": "compare/",
         "matrix": "matrix/",
         "not-shown": "not-shown/",
+        "sources": "sources/",
     }
     if len(catalog.versions) > 1:
         pages["compare"] = f"compare/{catalog.versions[0].slug}...{catalog.versions[1].slug}/"

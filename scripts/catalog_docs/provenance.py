@@ -22,6 +22,9 @@ MARKER_CITATION = "§9"
 """What the operation pages cite for a version marker. The catalogue files record the markers without a
 section of their own, so this is the pages' attribution; the sources page says so next to them."""
 
+RANGES_SHOWN = 50
+"""At most this many position ranges in one sentence of the sources page."""
+
 _PART = re.compile(r"§([0-9]+)(?: rule ([0-9]+))?")
 
 
@@ -95,6 +98,9 @@ class SourceSection:
     """The vocabulary of lock values cites this section."""
     areas: tuple[Area, ...]
     entries: tuple[ListingEntry, ...]
+    entry_positions: str | None
+    """The entries' listing positions as ranges (`1–22`), or None when that would be more than RANGES_SHOWN
+    ranges (the count and the operations index remain)."""
     entries_listed: bool
     """False when there are too many entries to list on one page: the page gives their count and range."""
     values_listed: bool
@@ -127,6 +133,11 @@ def position_ranges(positions: list[int]) -> str:
     if start is not None:
         out.append(f"{start}" if start == prev else f"{start}–{prev}")
     return ", ".join(out)
+
+
+def _short_ranges(positions: list[int]) -> str | None:
+    ranges = position_ranges(positions)
+    return ranges if ranges.count(",") < RANGES_SHOWN else None
 
 
 def _plan_values(version: VersionLabel, plan: PlanEntry, list_positions: bool) -> PlanValues:
@@ -164,6 +175,7 @@ def source_sections(catalog: Catalog, *, max_rows: int, max_values: int) -> tupl
             lock_values=cites(service.lock_values_source, n),
             areas=tuple(a for a in service.areas if cites(a.source, n)),
             entries=tuple(e for e in catalog.entries if cites(e.source, n)),
+            entry_positions=_short_ranges([e.position for e in catalog.entries if cites(e.source, n)]),
             entries_listed=list_entries,
             values_listed=list_positions,
             markers=tuple(e for e in catalog.entries if e.version_marker.at != "none") if n in marker_sections else (),
