@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import CatalogDocsError
 from .model import LOCK_VALUES, Area, Catalog, ListingEntry, LockValue, NotShown, PlanEntry, VersionLabel
@@ -37,6 +38,7 @@ class Citation:
     rule: int | None = None
 
 
+@lru_cache(maxsize=1024)  # a catalogue repeats a handful of citations thousands of times
 def citation_parts(citation: str) -> tuple[Citation, ...]:
     """The parts of a citation (`§4`, `§8 rule 2`, `§4, §8`); raises CatalogDocsError for any other form,
     since a citation that links nowhere would be a defect on the page."""
