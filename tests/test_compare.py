@@ -47,7 +47,7 @@ def test_kinds_are_the_documented_kebab_case_ids() -> None:
     assert CHANGE_KINDS == (
         "value-changed", "plan-added", "plan-removed", "entry-added", "entry-removed", "entry-changed",
         "label-added", "label-removed", "not-shown-added", "not-shown-removed", "not-shown-changed",
-        "value-added", "value-removed",
+        "value-added", "value-removed", "label-changed",
     )
 
 
@@ -260,3 +260,21 @@ def test_a_long_relisted_plan_entry_counts_its_unchanged_values_instead_of_listi
     assert "Unchanged since FAKE 1" not in page
     assert "#### unlimited → close (1 value), FAKE 1 → FAKE 2" not in page  # the change is against FAKE 1
     assert "#### unlimited → close (1 value), FAKE 1 → FAKE 3" in page
+
+
+def test_a_label_moved_or_retitled_is_a_label_change(tmp_path: Path) -> None:
+    spec = {"entries": ["/fakeAlpha", None], "labels": {"FAKE 1": {"PLAN A": "cu"}, "FAKE 2": {"PLAN A": "cu"},
+                                                        "FAKE 3": {"PLAN A": "cu"}}}
+    old = load_catalog(write_catalog(tmp_path / "old", spec))
+    moved = {**spec, "labels": {k: spec["labels"][k] for k in ("FAKE 1", "FAKE 3", "FAKE 2")}}
+    folder = write_catalog(tmp_path / "new", moved)
+    version = folder / "versions" / "FAKE-1.yaml"
+    version.write_text(version.read_text(encoding="utf-8").replace("title: Fake Plan", "title: Fake Plan Renamed"),
+                       encoding="utf-8")
+    cmp = compare_catalogs(old, load_catalog(folder), "main")
+    assert [(c.kind, c.before.label, c.after.label, c.fields) for c in cmp.changes] == [
+        ("label-changed", "FAKE 1", "FAKE 1", ("plan_table",)),
+        ("label-changed", "FAKE 3", "FAKE 3", ("order",)),
+        ("label-changed", "FAKE 2", "FAKE 2", ("order",)),
+    ]
+    assert cmp.unchanged and not cmp.by_kind("value-changed")  # values matched by label, not by place in the order

@@ -14,7 +14,7 @@
 
   var KINDS = ["value-changed", "plan-added", "plan-removed", "entry-added", "entry-removed", "entry-changed",
                "label-added", "label-removed", "not-shown-added", "not-shown-removed", "not-shown-changed",
-               "value-added", "value-removed"];
+               "value-added", "value-removed", "label-changed"];
   var VALUE_KINDS = ["value-changed", "value-added", "value-removed"];
 
   function fail(message) {
@@ -114,7 +114,7 @@
     var byKind = {};
     KINDS.forEach(function (k) { byKind[k] = 0; });
     changes.forEach(function (c) { byKind[c.kind] += 1; });
-    return { format: "catalog-docs-diff", format_version: "1.0", mode: mode, from: a, to: b,
+    return { format: "catalog-docs-diff", format_version: "1.1", mode: mode, from: a, to: b,
              counts: { differences: changes.length, unchanged: unchanged.length, by_kind: byKind },
              changes: changes, unchanged: unchanged };
   }

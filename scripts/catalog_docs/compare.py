@@ -37,6 +37,7 @@ ChangeKind = Literal[
     "not-shown-changed",
     "value-added",
     "value-removed",
+    "label-changed",
 ]
 CHANGE_KINDS: tuple[ChangeKind, ...] = ChangeKind.__args__  # type: ignore[attr-defined]
 VALUE_KINDS: tuple[ChangeKind, ...] = ("value-changed", "value-added", "value-removed")
@@ -44,6 +45,7 @@ VALUE_KINDS: tuple[ChangeKind, ...] = ("value-changed", "value-added", "value-re
 ComparisonMode = Literal["labels", "plans", "revisions"]
 EntryField = Literal["position", "path", "area", "version_marker", "source", "not_shown"]
 NotShownField = Literal["topic", "detail", "section", "scope", "entries"]
+LabelField = Literal["order", "plan_table", "value_column", "plan_table_source", "source"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -71,7 +73,7 @@ class Change:
     `basis` (plan-added, label-added): what the new listing's values are compared with, the plan entry's
     latest earlier listing (or the label before, for a label), None when there is none.
     `seen_under` (plan-removed, value-removed): the labels of the (later) catalogue that still list that
-    plan entry, where its values can be seen; empty when none does or the label itself was removed. `fields` (entry-changed, not-shown-changed): what differs."""
+    plan entry, where its values can be seen; empty when none does or the label itself was removed. `fields` (entry-changed, label-changed, not-shown-changed): what differs."""
 
     kind: ChangeKind
     before: Place = NOWHERE
@@ -402,8 +404,17 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
             changes.append(Change(kind="label-removed", before=Place(label=va.label)))
             for pa in va.plans:
                 _unlisted(old.entries, va, pa, None, (), changes)
+    common_old = [v.label for v in old.versions if v.label in new_labels]
+    common_new = [v.label for v in new.versions if v.label in common_old]
     for i, vb in enumerate(new.versions):
         va = old.version(vb.label)
+        if va is not None:
+            fields: tuple[str, ...] = (("order",) if common_old.index(vb.label) != common_new.index(vb.label) else ()) \
+                + tuple(f for f in ("plan_table", "value_column", "plan_table_source", "source")
+                        if getattr(va, f) != getattr(vb, f))
+            if fields:
+                changes.append(Change(kind="label-changed", before=Place(label=va.label), after=Place(label=vb.label),
+                                      fields=fields))
         if va is None:
             prev = new.versions[i - 1].label if i > 0 else None
             changes.append(Change(kind="label-added", after=Place(label=vb.label),
@@ -445,9 +456,9 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
         if was is None:
             changes.append(Change(kind="not-shown-added", after=Place(not_shown=nid, section=n.section)))
         elif was != n:
-            fields = tuple(f for f in ("topic", "detail", "section", "scope", "entries")
-                           if getattr(was, f) != getattr(n, f))
+            changed = tuple(f for f in ("topic", "detail", "section", "scope", "entries")
+                            if getattr(was, f) != getattr(n, f))
             changes.append(Change(kind="not-shown-changed", before=Place(not_shown=nid, section=was.section),
-                                  after=Place(not_shown=nid, section=n.section), fields=fields))
+                                  after=Place(not_shown=nid, section=n.section), fields=changed))
     return Comparison(mode="revisions", before=Side(revision=old_name), after=Side(revision=new_name),
                       changes=tuple(changes), unchanged=tuple(unchanged))

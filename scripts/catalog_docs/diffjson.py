@@ -15,9 +15,9 @@ from .compare import Change, Comparison, Place, Side
 from .layout import DOWNLOAD_SCHEMA_DIR
 
 FORMAT = "catalog-docs-diff"
-FORMAT_VERSION = "1.0"
+FORMAT_VERSION = "1.1"
 """MAJOR.MINOR, as catalog.json's: the major number goes up when a field is removed or changes meaning, the
-minor one when a field or a change kind is added."""
+minor one when a field or a change kind is added (1.1: label-changed)."""
 SCHEMA_NAME = "diff"
 SCHEMA_PATH = DOWNLOAD_SCHEMA_DIR / f"{SCHEMA_NAME}.schema.json"
 

@@ -32,6 +32,7 @@ COMMENT_BUDGET = COMMENT_LIMIT - 1_536
 KIND_NOUNS: dict[ChangeKind, tuple[str, str]] = {
     "label-added": ("version label added", "version labels added"),
     "label-removed": ("version label removed", "version labels removed"),
+    "label-changed": ("version label changed", "version labels changed"),
     "plan-added": ("plan entry added", "plan entries added"),
     "plan-removed": ("plan entry removed", "plan entries removed"),
     "entry-added": ("listing entry added", "listing entries added"),
@@ -46,7 +47,7 @@ KIND_NOUNS: dict[ChangeKind, tuple[str, str]] = {
 }
 # Structural changes first (what exists), then values, then the register; the order of the summary.
 _ORDER: tuple[ChangeKind, ...] = (
-    "label-added", "label-removed", "plan-added", "plan-removed", "entry-added", "entry-removed",
+    "label-added", "label-removed", "label-changed", "plan-added", "plan-removed", "entry-added", "entry-removed",
     "entry-changed", "value-changed", "value-added", "value-removed", "not-shown-added", "not-shown-removed",
     "not-shown-changed",
 )
@@ -181,6 +182,11 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
         case "label-removed":
             return (f"Version label {name(b.label)} removed; its values are only in the catalogue at "
                     f"{name(cmp.from_side)}.")
+        case "label-changed":
+            words = {"order": "moved in the order of labels", "plan_table": "plan table title changed",
+                     "value_column": "value column changed", "plan_table_source": "plan table source changed",
+                     "source": "source changed"}
+            return f"Version label {name(a.label)}: {'; '.join(words.get(f, f) for f in c.fields)}."
         case "plan-added":
             where = f"not listed under {name(b.label)}" if b.label is not None else "a new label"
             if c.basis is None:
