@@ -141,6 +141,51 @@ def test_every_link_on_every_page_resolves(site: Path) -> None:
     assert not broken, "\n".join(broken)
 
 
+# --- tables ------------------------------------------------------------------------------------------
+
+VALUE_TABLE_PAGES = ["/operations/", "/matrix/", "/versions/FAKE-1.0/", "/versions/FAKE-2.0/", "/plans/PLAN-A/",
+                     "/operations/fakeWidgetList/", "/compare/FAKE-1.0...FAKE-1.1/", "/compare/FAKE-1.1...FAKE-2.0/"]
+
+
+def test_every_table_is_a_semantic_data_table(site: Path) -> None:
+    """Every table the site writes has a caption, column headers with scope="col" and, in its body, header
+    cells with scope="row" only; a screen reader names each value by its column and its row."""
+    tables = 0
+    for path in sorted(site.rglob("*.html")):
+        if path.name == "404.html":
+            continue
+        for table in content(parse_file(path)).find_all("table"):
+            tables += 1
+            where = path.relative_to(site).as_posix()
+            caption = table.find("caption")
+            assert caption is not None and caption.text(), f"{where}: a table without a caption"
+            thead, tbody = table.find("thead"), table.find("tbody")
+            assert thead is not None and tbody is not None, f"{where}: {caption.text()}"
+            heads = thead.find_all("th")
+            assert heads and all(th.attrs.get("scope") == "col" for th in heads), f"{where}: {caption.text()}"
+            assert not thead.find_all("td"), f"{where}: {caption.text()}"
+            for th in tbody.find_all("th"):
+                assert th.attrs.get("scope") == "row", f"{where}: {caption.text()}: {th.text()}"
+    assert tables >= len(all_urls())
+
+
+@pytest.mark.parametrize("url", VALUE_TABLE_PAGES)
+def test_each_value_row_is_headed_by_its_operation_or_label(site: Path, url: str) -> None:
+    """In every table of lock values, each row's header cell is the operation (or version label) it belongs
+    to, linked to its page, so a value is announced with the row it belongs to."""
+    tables = [t for t in content(page(site, url)).find_all("table")
+              if any(td.find("span", cls="lock") for td in t.find_all("td"))]
+    assert tables, url
+    for table in tables:
+        for tr in table.find("tbody").find_all("tr"):
+            heads = [c for c in tr.children if isinstance(c, Node) and c.tag == "th"]
+            assert len(heads) == 1 and heads[0].attrs["scope"] == "row", (url, tr.text())
+            link = heads[0].find("a")
+            assert link is not None and link.text() == heads[0].text(), (url, tr.text())
+            assert "/operations/" in urljoin(ORIGIN + url, link.attrs["href"]) \
+                or "/versions/" in urljoin(ORIGIN + url, link.attrs["href"]), (url, link.attrs)
+
+
 # --- home --------------------------------------------------------------------------------------------
 
 def test_home_gives_the_counts_of_the_catalogue(site: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -75,16 +76,32 @@ def _manifest(out_dir: Path) -> dict | None:
     return data if isinstance(data, dict) and isinstance(data.get("files"), list) else None
 
 
-def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False) -> "WriteResult | None":
+def directory_urls_of(project: Path) -> bool:
+    """The `use_directory_urls` setting of the mkdocs.yml in `project` (true when absent, as in mkdocs and
+    Zensical): links inside the pages' HTML tables are written as the built pages' URLs."""
+    try:
+        config = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    except OSError:
+        return True
+    found = re.search(r"^use_directory_urls:\s*(\w+)\s*(?:#.*)?$", config, re.MULTILINE)
+    return not (found and found.group(1).lower() in ("false", "no", "off"))
+
+
+def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
+                      directory_urls: bool | None = None) -> "WriteResult | None":
     """Load, validate and render the catalogue into out_dir, unless the last render's fingerprint shows
-    that nothing it depends on changed; None then (nothing was read beyond the fingerprint)."""
+    that nothing it depends on changed; None then (nothing was read beyond the fingerprint).
+    `directory_urls` is the builder's `use_directory_urls` (by default read from the mkdocs.yml beside
+    the catalogue folder)."""
+    if directory_urls is None:
+        directory_urls = directory_urls_of(catalog_dir.parent)
     if not catalog_dir.is_dir() or not looks_like_catalogue(catalog_dir):
         from .render import render
         from .validate import load_catalog
 
-        return render(load_catalog(catalog_dir), out_dir)  # load_catalog reports the missing folder
+        return render(load_catalog(catalog_dir), out_dir, directory_urls=directory_urls)  # reports the missing folder
     try:
-        inputs = input_fingerprint(catalog_dir)
+        inputs = input_fingerprint(catalog_dir) + ("" if directory_urls else ":flat-urls")
     except OSError as exc:
         raise CatalogDocsError(f"cannot read {exc.filename}: {exc.strerror}") from exc
     recover(out_dir)  # an interrupted render is completed before its pages are trusted
@@ -98,4 +115,4 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False) 
     from .write import write_output
 
     # The fingerprint goes into the manifest, which the writer moves in last.
-    return write_output(render_pages(load_catalog(catalog_dir)), out_dir, inputs=inputs)
+    return write_output(render_pages(load_catalog(catalog_dir), directory_urls=directory_urls), out_dir, inputs=inputs)

@@ -37,6 +37,7 @@ from .gcpause import paused_gc
 from .layout import DOWNLOAD_SCHEMA_DIR, MANIFEST
 from .model import LOCK_VALUES, Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
 from .provenance import MARKER_CITATION, citation_parts, section_anchor, source_sections
+from .tables import CHANGED, FILTERS as TABLE_FILTERS, MARKS, NEW_VALUE, NOT_LISTED, PLANS_DIFFER, Href, do_lock  # noqa: F401 - marks re-exported
 from .write import WriteResult, write_output
 
 PAGE_ROWS = 250
@@ -64,9 +65,13 @@ def do_code(text: str) -> Markup:
     return Markup(text) if _CODE_SAFE.fullmatch(text) else md_escape(text)
 
 
-def do_cite(citation: str, root: str) -> Markup:
+def do_cite(citation: str, root: str | Href) -> Markup:
     """A citation (`§4`, `§8 rule 2`, `§4, §8`) as links to its sections on the sources page, relative to
-    the page being rendered; a citation of another form fails the render (CatalogDocsError)."""
+    the page being rendered; a citation of another form fails the render (CatalogDocsError). Given `href`
+    (in an HTML table, where mkdocs rewrites no link) the links are HTML, to the built page's URL."""
+    if isinstance(root, Href):
+        return Markup(", ".join(f'<a href="{root("sources/index.md#" + section_anchor(p.section))}">{md_escape(p.text)}</a>'
+                                for p in citation_parts(str(citation))))
     return _cite(str(citation), str(root))
 
 
@@ -83,56 +88,6 @@ def do_path_gap(entry: ListingEntry, catalog: Catalog) -> NotShown | None:
     return next((n for n in catalog.not_shown_for(entry) if n.scope == "entry" and n.id.endswith("-path")), None)
 
 
-_LOCK_HTML: dict[str, Markup] = {}
-NOT_LISTED = Markup('<span class="not-listed" title="This label does not list this plan entry">not listed</span>')
-CHANGED = Markup('<span class="changed" title="Differs from the previous label: the latest earlier label that '
-                 'lists this plan entry">changed</span>')
-"""Changed since the previous label. Not to be confused with PLANS_DIFFER, a difference within one label."""
-PLANS_DIFFER = Markup('<span class="plans-differ" title="The plan entries listed under this label give this listing '
-                      'entry different values">plans differ</span>')
-NEW_VALUE = Markup('<span class="new-value" title="No earlier label lists this plan entry">new</span>')
-
-
-def do_lock(value: str) -> Markup:
-    """A lock value as every table shows it. Filters, not macros, render table cells: a catalogue of
-    1,000 operations has hundreds of thousands of cells, and a macro call costs ten times a filter."""
-    html = _LOCK_HTML.get(value)
-    if html is None:
-        shown = md_escape(value)
-        html = _LOCK_HTML[value] = Markup(f'<span class="lock lock-{shown}">{shown}</span>')
-    return html
-
-
-def do_lock_cells(values: Any) -> Markup:
-    """Table cells ` value |` for a row of lock values."""
-    cells = _LOCK_CELL
-    try:
-        return Markup("".join([cells[v] for v in values]))
-    except KeyError:
-        for v in values:
-            cells.setdefault(v, f" {do_lock(v)} |")
-        return Markup("".join([cells[v] for v in values]))
-
-
-_LOCK_CELL: dict[str, str] = {}
-
-
-def do_history_cells(cells: Any, show_from: bool = True) -> Markup:
-    """Table cells ` value |` for a row of Cells: *not listed*, or the value with a *changed* mark
-    (and the value it changed from, when show_from) where it differs from the previous label's."""
-    out = []
-    for cell in cells:
-        if cell.value is None:
-            out.append(f" {NOT_LISTED} |")
-        elif cell.changed_from is None:
-            out.append(f" {do_lock(cell.value)} |")
-        elif show_from:
-            out.append(f" {do_lock(cell.value)} {CHANGED} from {md_escape(cell.changed_from)} |")
-        else:
-            out.append(f" {do_lock(cell.value)} {CHANGED} |")
-    return Markup("".join(out))
-
-
 def do_op_link(entry: ListingEntry, root: str) -> Markup:
     """A Markdown link to an operation page, relative to the page being rendered."""
     return _op_link(entry.title, entry.slug, str(root))
@@ -142,18 +97,6 @@ def do_op_link(entry: ListingEntry, root: str) -> Markup:
 def _op_link(title: str, slug: str, root: str) -> Markup:
     # The same link appears on many pages (indexes, matrix, versions, plans, every comparison).
     return Markup(f"[{md_escape(title)}]({root}operations/{do_url(slug)}.md)")
-
-
-def do_unchanged_rows(unchanged: Any, entries: dict[int, ListingEntry], root: str, from_label: str) -> Markup:
-    """The rows of a comparison's unchanged values, indented into their folded block. One filter call,
-    not a loop in the template: at 1,000 operations a comparison has thousands of them. A value of a
-    re-listed plan entry says which earlier label it is the same as."""
-    return Markup("\n".join([
-        f"    | {u.position} | {do_op_link(entries[u.position], root)} | {md_escape(u.plan)}"
-        + ("" if u.before_label == from_label else f" (same as under {md_escape(u.before_label)})")
-        + f" | {do_lock(u.value)} |"
-        for u in unchanged
-    ]))
 
 
 def do_summary_text(rows: Any) -> str:
@@ -206,13 +149,10 @@ def _environment() -> Environment:
     env.filters["front"] = front_matter
     env.filters["path_gap"] = do_path_gap
     env.filters["cite"] = do_cite
-    env.filters["lock"] = do_lock
-    env.filters["lock_cells"] = do_lock_cells
-    env.filters["history_cells"] = do_history_cells
     env.filters["op_link"] = do_op_link
-    env.filters["unchanged_rows"] = do_unchanged_rows
     env.filters["summary_text"] = do_summary_text
-    env.globals.update(CHANGED=CHANGED, PLANS_DIFFER=PLANS_DIFFER, NEW_VALUE=NEW_VALUE, NOT_LISTED=NOT_LISTED)
+    env.filters.update(TABLE_FILTERS)
+    env.globals.update(MARKS)
     return env
 
 
@@ -228,8 +168,9 @@ class _Job:
 class _Pages:
     """Collects rendered pages; every page knows its depth so links can be written relative."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, directory_urls: bool = True) -> None:
         self.catalog = catalog
+        self.directory_urls = directory_urls
         self.env = _environment()
         self.jobs: list[_Job] = []
         self.paths: set[str] = set()
@@ -255,7 +196,8 @@ class _Pages:
         """Plan a page whose context is worked out when the page is rendered (possibly in the helper process)."""
         self._claim(path)
         tpl = self.env.get_template(template)
-        base = {"root": Markup("../" * path.count("/")), "catalog": self.catalog, "register": self.register}
+        base = {"root": Markup("../" * path.count("/")), "href": Href(path, self.directory_urls),
+                "catalog": self.catalog, "register": self.register}
         self.jobs.append(_Job(path=path, kind=template, produce=lambda: tpl.render(**base, **make_context())))
 
     def add_file(self, path: str, produce: Callable[[], str]) -> None:
@@ -342,17 +284,18 @@ def _operation_context(pages: _Pages, entry: ListingEntry) -> dict[str, Any]:
 
 
 @paused_gc()
-def render_pages(catalog: Catalog, *, workers: int | None = None) -> dict[str, str]:
+def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls: bool = True) -> dict[str, str]:
     """Every generated file of the site, as {path relative to docs/: content}.
 
     Pages are planned here, then rendered by `render_jobs` (in two processes on a large catalogue;
-    `workers` overrides the choice, as tests do)."""
-    return render_jobs(plan_pages(catalog).jobs, workers=workers)
+    `workers` overrides the choice, as tests do). `directory_urls` is the builder's `use_directory_urls`:
+    links inside HTML tables are written as the built pages' URLs."""
+    return render_jobs(plan_pages(catalog, directory_urls=directory_urls).jobs, workers=workers)
 
 
-def plan_pages(catalog: Catalog) -> _Pages:
+def plan_pages(catalog: Catalog, *, directory_urls: bool = True) -> _Pages:
     """Every page to render (as jobs) and every download; raises CatalogDocsError when two pages share a path."""
-    pages = _Pages(catalog)
+    pages = _Pages(catalog, directory_urls)
     pairs = consecutive_pairs(catalog)
     comparisons = [
         (a, b, compare_sides(catalog, Side(label=a.label), Side(label=b.label))) for a, b in pairs
@@ -501,6 +444,6 @@ def iter_pages(files: dict[str, str]) -> Iterator[str]:
     return (rel for rel in files if rel.endswith(".md"))
 
 
-def render(catalog: Catalog, out_dir: Path) -> WriteResult:
+def render(catalog: Catalog, out_dir: Path, *, directory_urls: bool = True) -> WriteResult:
     """Render every page of the catalogue into out_dir (the docs folder)."""
-    return write_output(render_pages(catalog), out_dir)
+    return write_output(render_pages(catalog, directory_urls=directory_urls), out_dir)
