@@ -20,6 +20,7 @@ from catalog_docs.provenance import (
     MARKER_CITATION, SourceSection, citation_parts, position_ranges, section_anchor, source_sections,
 )
 from catalog_docs.render import _environment, do_cite, render_pages
+from catalog_docs.tables import Href
 from catalog_docs.validate import load_catalog
 
 
@@ -96,7 +97,7 @@ def test_a_large_catalogue_is_counted_not_listed() -> None:
     assert all(c.positions is None for pv in wide[8].plan_values for c in pv.counts)
 
     text = _environment().get_template("sources.md.j2").render(
-        root=Markup("../"), catalog=catalog(), register={n.id: n for n in catalog().not_shown},
+        root=Markup("../"), href=Href("sources/index.md", True), catalog=catalog(), register={n.id: n for n in catalog().not_shown},
         sections=tuple(small.values()), max_rows=ff.LISTING_SIZE - 1, max_values=10_000,
         lock_values=LOCK_VALUES, marker_citation=MARKER_CITATION)
     assert f"{ff.LISTING_SIZE} listing entries (positions 1–{ff.LISTING_SIZE}), with their method and path" in text
