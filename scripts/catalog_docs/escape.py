@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 
 from markupsafe import Markup, escape
 
@@ -54,7 +55,15 @@ def _shown(ch: str) -> str:
     return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"
 
 
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""Controls, format characters, surrogates, line and paragraph separators, wherever Unicode puts them."""
+
+
 def for_terminal(text: object) -> str:
     """Text for a terminal line: every control, separator and invisible character shown as an escape
     (`\\x1b`, `\\u202e`), so that nothing we print moves the cursor, recolours, reorders or hides text."""
-    return _TERMINAL_UNSAFE.sub(lambda m: _shown(m.group()), str(text))
+    shown = _TERMINAL_UNSAFE.sub(lambda m: _shown(m.group()), str(text))
+    if shown.isascii():
+        return shown
+    # Format characters outside the ranges above (U+0600 ARABIC NUMBER SIGN, U+110BD, ...), by category.
+    return "".join(_shown(c) if unicodedata.category(c) in _INVISIBLE_CATEGORIES else c for c in shown)
