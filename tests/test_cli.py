@@ -4,6 +4,7 @@ codes, --version and help, and `new-label` (on fake catalogues)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -239,3 +240,35 @@ def test_new_label_puts_both_files_back_when_the_result_does_not_load(capsys: py
     assert code == 1 and out == "" and "service.yaml:1:1: x: expected y, found z" in err
     assert len(calls) == 2
     assert {p: p.read_bytes() for p in catalog.rglob("*") if p.is_file()} == before
+
+
+# --- output to a pipe and a terminal -------------------------------------------------------------------
+
+def test_a_reader_that_closes_the_pipe_early_gets_no_traceback(project: Path) -> None:
+    # `catalog-docs diff ... | head`: the reader is gone before the output is written. A pipe whose read end
+    # is already closed makes that certain (with a live `head`, whether the write fails depends on timing).
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run([str(BIN / "catalog-docs"), "diff", "FAKE 1.0", "FAKE 3.0"], cwd=project,
+                                stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert result.stderr == "", result.stderr
+    assert result.returncode == cli.EXIT_BROKEN_PIPE
+
+
+def test_diff_text_never_prints_raw_control_characters() -> None:
+    # Text from a git revision is loaded with the same rules, but the terminal formatter must not rely on it:
+    # a label carrying ESC and a right-to-left override is shown escaped.
+    import dataclasses
+
+    from catalog_docs.compare import compare_sides, parse_side
+    from catalog_docs.formats import format_text
+
+    catalog = load_catalog(write_catalog(Path(__import__("tempfile").mkdtemp()) / "catalog", SPEC))
+    hostile = dataclasses.replace(catalog.versions[0], label="FAKE \x1b[31m1.0\u202e")
+    catalog = dataclasses.replace(catalog, versions=(hostile, *catalog.versions[1:]))
+    text = format_text(compare_sides(catalog, parse_side(hostile.label, catalog), parse_side("FAKE 2.0", catalog)))
+    assert "\\x1b[31m1.0\\u202e" in text
+    assert "\x1b" not in text and "\u202e" not in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from .locate import default_out_dir, find_catalog_dir
 EXIT_OK = 0
 EXIT_INVALID = 1  # the catalogue does not load, or `diff --exit-code` found differences
 EXIT_USAGE = 2  # bad arguments or environment (argparse uses 2 too)
+EXIT_BROKEN_PIPE = 141  # the reader closed the pipe early (128 + SIGPIPE, as a shell reports it)
 
 DESCRIPTION = """\
 Work with the Payment Interface Service catalogue, the YAML files in catalog/: check them, render the
@@ -25,7 +27,8 @@ exit codes:
   0  done (diff --exit-code: no differences)
   1  the catalogue is invalid (each error printed as file:line:column: key: expected, found),
      or diff --exit-code found differences
-  2  usage or environment error: bad arguments, an unknown label or revision, no catalog/ folder"""
+  2  usage or environment error: bad arguments, an unknown label or revision, no catalog/ folder
+  141  the reader of the output closed it early (catalog-docs diff ... | head); nothing else is printed"""
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -225,6 +228,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INVALID if _is_invalid_catalogue(exc) else EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`catalog-docs diff ... | head`): stop quietly, as git does, and keep
+        # Python from reporting the pipe again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 def _is_invalid_catalogue(exc: CatalogDocsError) -> bool:

@@ -17,7 +17,7 @@ from typing import Literal
 from .compare import CHANGE_KINDS, VALUE_KINDS, Change, ChangeKind, Comparison, Place, Unchanged
 from .diffjson import comparison_data
 from .errors import CatalogDocsError
-from .escape import md_escape
+from .escape import for_terminal, md_escape
 from .export import to_json
 
 DiffFormat = Literal["text", "markdown", "json"]
@@ -270,7 +270,8 @@ def format_text(cmp: Comparison) -> str:
                 out.extend(f"    {u.position:>4}  {_entry(u):<{pw}}  {u.value}" for u in g.unchanged)
             else:
                 out.append(f"  {plural(len(g.unchanged), 'value', 'values')} unchanged")
-    return "\n".join(line.rstrip() for line in out) + "\n"
+    # Catalogue text read from a git revision (`--against`) reaches the terminal here: never raw controls.
+    return "\n".join(for_terminal(line.rstrip()) for line in out) + "\n"
 
 
 # ---- Markdown -----------------------------------------------------------------------------------------------
