@@ -90,7 +90,7 @@ def test_operations_filter_narrows_the_table(visit: Visit) -> None:
     page.fill("#operations-filter", "refund")
     visible = page.locator("#operations-table tbody tr:not([hidden])")
     expect(visible).to_have_count(len(REFUND_PATHS))
-    paths = sorted(visible.locator("td:nth-child(3) a").all_inner_texts())
+    paths = sorted(visible.locator("th[scope=row] a").all_inner_texts())
     assert paths == sorted(REFUND_PATHS) == ["/fakeRefundSend", "/fakeRefundSend/v2"]
     expect(page.locator(".catalog-filter-count")).to_have_text(f"{len(REFUND_PATHS)} of {total} rows")
     page.fill("#operations-filter", "")
@@ -103,7 +103,7 @@ def test_any_pair_compare_page_shows_the_diff_for_two_chosen_labels(visit: Visit
     # that shows the changes between the chosen labels: the same ones the static pair page lists.
     static = visit.open("compare/FAKE-1.0...FAKE-1.1/")
     changes = static.locator("#plan-PLAN-A-changed-close-unlimited").locator("xpath=following::table[1]")
-    changed_paths = changes.locator("td:nth-child(2) a").all_inner_texts()
+    changed_paths = changes.locator("tbody th[scope=row] a").all_inner_texts()
     expected = [ff.PATHS[position - 1] or f"Entry {position}" for _, position, _, _ in ff.changes("FAKE 1.0", "FAKE 1.1")]
     assert changed_paths == expected and len(expected) == 5
     page = visit.open("compare/")
