@@ -58,3 +58,24 @@ def test_every_table_link_resolves_without_directory_urls(tmp_path: Path) -> Non
                     broken.append(f"{path.relative_to(site)}: {a.attrs['href']}")
     assert checked > 100 and not broken, broken
     assert (site / "operations" / "index.html").is_file() and not (site / "operations" / "fakeWidgetList").exists()
+
+
+def test_continuation_pages_stay_out_of_search_and_page_one_stays_in(tmp_path: Path) -> None:
+    """A continuation page (`page-2/`, ...) repeats page 1's text and its table is excluded from search
+    anyway: the whole page is excluded (front matter `search: exclude: true`, read by Material's search
+    plugin and by Zensical), so the builder does not parse its HTML for the index."""
+    from catalog_docs.render import render_pages
+    from catalog_docs.synth import SynthSpec, write_synth
+    from catalog_docs.validate import load_catalog
+
+    write_synth(SynthSpec(operations=300, versions=3, plans=2, seed=1), tmp_path)
+    catalog = load_catalog(tmp_path)
+    pages = render_pages(catalog, workers=1)
+    version, plan = catalog.versions[0], catalog.plan_names[0].replace(" ", "-")
+    firsts = ["operations/index.md", "matrix/index.md", f"versions/{version.slug}.md", f"plans/{plan}.md"]
+    continued = ["operations/page-2.md", "matrix/page-2.md", f"versions/{version.slug}/page-2.md",
+                 f"plans/{plan}/page-2.md"]
+    for rel in firsts:
+        assert "search:" not in pages[rel].split("\n---\n", 1)[0], rel
+    for rel in continued:
+        assert "\nsearch:\n  exclude: true\n---\n" in pages[rel].split("\n# ", 1)[0], rel
