@@ -30,9 +30,10 @@ PAGE_TYPES = list(page_types(load_catalog(FIXTURE_CATALOG)))
 
 
 def test_every_page_type_is_measured(lighthouse: dict[str, PageResult]) -> None:
-    # the nine page types of the issue: home, operations, operation, version, plan, compare, any-pair, matrix, not-shown
+    # the nine page types of the issue (home, operations, operation, version, plan, compare, any-pair, matrix,
+    # not-shown) and the sources page
     assert set(lighthouse) == {"home", "operations", "operation", "version", "plan", "compare", "compare-any",
-                               "matrix", "not-shown"}
+                               "matrix", "not-shown", "sources"}
 
 
 @pytest.mark.parametrize("page_type", PAGE_TYPES)
