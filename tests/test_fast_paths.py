@@ -87,10 +87,10 @@ def test_a_schema_rule_the_fast_path_does_not_know_turns_it_off() -> None:
     assert values_rule(schema) is None
 
 
-def test_incremental_names_the_same_manifest_and_schemas_as_render_and_validate() -> None:
-    from catalog_docs import incremental, render, validate
+def test_incremental_names_the_same_manifest_and_schemas_as_the_writer_and_validate() -> None:
+    from catalog_docs import incremental, validate, write
 
-    assert incremental.MANIFEST == render.MANIFEST
+    assert incremental.MANIFEST == write.MANIFEST
     assert incremental.SCHEMA_DIR == validate.SCHEMA_DIR
 
 

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.render import MANIFEST, render, render_pages
+from catalog_docs.layout import MANIFEST
+from catalog_docs.render import render, render_pages
 from catalog_docs.write import write_output
 from catalog_docs.validate import load_catalog
 from fixture_facts import FIXTURE_CATALOG

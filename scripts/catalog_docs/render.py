@@ -1,22 +1,18 @@
-"""Stage 4: render the model into Markdown pages and download files, and write them safely.
+"""Stage 4: render the model into Markdown pages and download files.
 
-`render_pages` is pure: model in, {relative path: text} out. `write_output` owns the output folder: it
-writes only files whose content changed, never touches a file it did not write (a manifest records
-what it wrote), removes only its own stale files, and stages every new file before swapping it in.
+`render_pages` is pure: model in, {relative path: text} out. Writing them is `write.write_output`'s job
+(manifest, staging, journal, recovery); `render` joins the two for the CLI and the mkdocs hook.
 """
 
 from __future__ import annotations
 
-import json
 import mmap
 import multiprocessing
 import os
 import pickle
 import posixpath
 import re
-import shutil
 import signal
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,13 +24,13 @@ from urllib.parse import quote
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from .compare import Comparison, compare_sides, consecutive_pairs, listings, Side
+from .compare import Side, compare_sides, consecutive_pairs, listings
 from .errors import CatalogDocsError
 from .escape import finalize, front_matter, md_escape
 from .formats import groups as change_groups, summary_rows
 from .export import catalog_data, lock_matrix_csv, openapi_data, to_json, to_yaml
 from .gcpause import paused_gc
-from .layout import DOWNLOAD_SCHEMA_DIR, MANIFEST
+from .layout import DOWNLOAD_SCHEMA_DIR
 from .model import LOCK_VALUES, Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
 from .provenance import MARKER_CITATION, citation_parts, section_anchor, source_sections
 from .tables import CHANGED, FILTERS as TABLE_FILTERS, MARKS, NEW_VALUE, NOT_LISTED, PLANS_DIFFER, Href, do_lock  # noqa: F401 - marks re-exported

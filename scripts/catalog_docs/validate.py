@@ -21,7 +21,7 @@ from .gcpause import paused_gc
 from .layout import SCHEMA_DIR
 from .load import KeyPath, LoadedFile, Node, kind_word, load_file
 from .schema_fast import AnchoredValidator, ValuesFastPath
-from .sources import FIXED_FILES, VERSIONS_DIR, catalogue_sources
+from .sources import FIXED_FILES, catalogue_sources
 from .model import (
     Area,
     Catalog,
