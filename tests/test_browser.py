@@ -139,6 +139,19 @@ def test_theme_toggle_switches_and_is_remembered(visit: Visit) -> None:
     expect(body).to_have_attribute("data-md-color-scheme", "default")
 
 
+def test_search_submit_button_reopens_the_search_with_its_query(visit: Visit) -> None:
+    # The search form's submit button (overrides/partials/search.html) loads the page with ?q=, which
+    # Material reads: the search opens again with the query and its results.
+    page = visit.open("operations/")
+    assert REFUND_OPERATIONS and all(any(r.endswith(op) for r in _search(page, "refund")) for op in REFUND_OPERATIONS)
+    page.locator(".md-search__form button[type=submit]").evaluate("button => button.click()")
+    page.wait_for_url(re.compile(r"/operations/\?q=refund$"))
+    expect(page.locator(".md-search__input")).to_have_value("refund")
+    expect(page.locator(".md-search-result__item > a").first).to_be_visible()
+    hrefs = page.locator(".md-search-result__item > a").evaluate_all("els => els.map(e => e.href.split('?')[0])")
+    assert all(any(h.endswith(op) for h in hrefs) for op in REFUND_OPERATIONS), hrefs
+
+
 def test_copy_button_copies_the_operation_path(visit: Visit) -> None:
     visit.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=visit.base.rstrip("/"))
     page = visit.open("operations/fakeRefundSend-v2/")

@@ -27,7 +27,28 @@ def test_search_partial_matches_the_theme_except_the_dialog_name() -> None:
     theirs = _body((THEME / "partials" / "search.html").read_text(encoding="utf-8"))
     fixed = theirs.replace('role="dialog">', 'role="dialog" aria-label="{{ lang.t(\'search\') }}">', 1)
     assert fixed != theirs, "the theme's search dialog changed: review overrides/partials/search.html"
+    box = '<input type="text" class="md-search__input" name="query" '
+    line = next(line for line in fixed.splitlines(keepends=True) if box in line)  # the box, renamed q
+    submit = '      <button type="submit" class="catalog-visually-hidden" tabindex="-1">{{ lang.t(\'search\') }}</button>\n'
+    fixed = fixed.replace(line, line.replace(box, box.replace('"query"', '"q"')) + submit, 1)
     assert ours == fixed
+
+
+def test_palette_partial_matches_the_theme_except_the_form_element() -> None:
+    ours = _body((ROOT / "overrides" / "partials" / "palette.html").read_text(encoding="utf-8"))
+    theirs = _body((THEME / "partials" / "palette.html").read_text(encoding="utf-8"))
+    start = '<form class="md-header__option" data-md-component="palette">\n'
+    assert theirs.startswith(start) and theirs.rstrip().endswith("</form>"), "review overrides/partials/palette.html"
+    fixed = theirs.replace(start, start.replace("<form", "<div"), 1).replace("</form>", "</div>", 1)
+    assert "<form" not in fixed and ours == fixed
+
+
+def test_theme_javascript_needs_no_palette_form_and_reads_the_q_parameter() -> None:
+    # What the two overrides rely on, in the installed theme's bundle: the palette component reads its
+    # inputs (never a form), and the search reads ?q= to open with a query.
+    bundle = next((THEME / "assets" / "javascripts").glob("bundle.*.min.js")).read_text(encoding="utf-8")
+    assert '.has("q")' in bundle
+    assert re.search(r'function \w+\(e\)\{let t=\w+\("input",e\)', bundle)
 
 
 def test_every_page_has_title_and_description(built_site: Path) -> None:
