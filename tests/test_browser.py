@@ -183,6 +183,8 @@ def test_keyboard_alone_reaches_the_search_and_the_main_content(visit: Visit) ->
     target = page.evaluate("location.hash")
     assert target, "the skip link did not move to the content"
     assert page.locator(f"article {target}").count() == 1, f"skip target {target} is outside the content"
+    page.wait_for_function("id => document.activeElement && document.activeElement.id === id", arg=target[1:],
+                           timeout=5000)
     page.keyboard.press("Tab")
     inside = page.evaluate("!!document.activeElement.closest('article')")
     assert inside, "the next Tab after skipping does not land in the main content"

@@ -28,3 +28,21 @@
   if (typeof document$ !== "undefined") document$.subscribe(setup);
   else document.addEventListener("DOMContentLoaded", setup);
 })();
+
+/* Skip link: move keyboard focus to the content it skips to, not only the scroll position. Left to the
+   theme, the click goes through its instant navigation, which leaves focus on the page itself, so the
+   next Tab starts again from the header. The link is handled here, before the theme sees it: the hash
+   goes into the address (history entry as a normal fragment link) and the target takes focus. */
+(function () {
+  window.addEventListener("click", function (event) {
+    var link = event.target instanceof Element ? event.target.closest("a.md-skip") : null;
+    if (!link || !link.hash) return;
+    var target = document.getElementById(decodeURIComponent(link.hash.slice(1)));
+    if (!target) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (location.hash !== link.hash) history.pushState(history.state, "", link.hash);
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus();
+  }, true);
+})();
