@@ -338,10 +338,12 @@ def test_a_fault_at_every_step_of_the_swap_is_rolled_back(tmp_path: Path, monkey
 # --- crashes: SIGKILL during the swap -------------------------------------------------------------------
 
 
-def _killed_writer(docs: Path, files: dict[str, str], kill_at: int) -> subprocess.CompletedProcess[str]:
-    """A child that renders and kills itself with SIGKILL at its kill_at-th rename (the journal is the 1st)."""
-    extra = textwrap.dedent(f"""
+def _kill_at_rename(kill_at: int) -> str:
+    """Code for a child process: it kills itself with SIGKILL at the writer's kill_at-th rename (the journal
+    is the 1st)."""
+    return textwrap.dedent(f"""
         import os, signal
+        from catalog_docs import write
         _real, _n = os.replace, [0]
         def _replace(a, b):
             _n[0] += 1
@@ -349,7 +351,12 @@ def _killed_writer(docs: Path, files: dict[str, str], kill_at: int) -> subproces
                 os.kill(os.getpid(), signal.SIGKILL)
             _real(a, b)
         write.os.replace = _replace
-    """).replace("\n", "\n        ")
+    """)
+
+
+def _killed_writer(docs: Path, files: dict[str, str], kill_at: int) -> subprocess.CompletedProcess[str]:
+    """A child that renders and kills itself with SIGKILL at its kill_at-th rename (the journal is the 1st)."""
+    extra = _kill_at_rename(kill_at).replace("\n", "\n        ")  # into _run_writer's indented code
     return _run_writer(docs, files, unprivileged=False, extra=extra)
 
 
@@ -673,18 +680,10 @@ def test_a_render_killed_mid_swap_then_mkdocs_build_publishes_the_new_site_whole
     text = version.read_text(encoding="utf-8")
     assert ": close\n" in text
     version.write_text(text.replace(": close\n", ": unlimited\n"), encoding="utf-8")
-    child = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
-        import os, signal, sys
-        from catalog_docs import cli, write
-        _real, _n = os.replace, [0]
-        def _replace(a, b):
-            _n[0] += 1
-            if _n[0] == {kill_at}:
-                os.kill(os.getpid(), signal.SIGKILL)
-            _real(a, b)
-        write.os.replace = _replace
-        sys.exit(cli.main(["render", "--catalog", "catalog", "--out", "docs"]))
-    """)], cwd=project, capture_output=True, text=True, timeout=300)
+    render = ('import sys\nfrom catalog_docs import cli\n'
+              'sys.exit(cli.main(["render", "--catalog", "catalog", "--out", "docs"]))\n')
+    child = subprocess.run([sys.executable, "-c", _kill_at_rename(kill_at) + render],
+                           cwd=project, capture_output=True, text=True, timeout=300)
     assert child.returncode == -signal.SIGKILL, child.stdout + child.stderr
     assert (project / "docs" / JOURNAL).exists()
     second = build(project)
