@@ -64,10 +64,10 @@ def _cmd_clean(args: argparse.Namespace) -> int:
 def _cmd_diff(args: argparse.Namespace) -> int:
     from .compare import compare_catalogs, compare_sides, parse_side
     from .formats import format_comparison
-    from .gitrev import catalog_at_revision, find_catalog_dir
+    from .gitrev import catalog_at_revision
     from .validate import load_catalog
 
-    catalog_dir = find_catalog_dir(args.catalog)
+    catalog_dir = args.catalog  # found by main, as for every command
     if args.against is not None:
         if args.sides:
             raise CatalogDocsError("give either FROM TO or --against REV, not both")

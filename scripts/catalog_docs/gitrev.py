@@ -16,9 +16,6 @@ from .errors import CatalogDocsError, CatalogInvalid
 from .model import Catalog
 from .validate import load_catalog
 
-DEFAULT_CATALOG = "catalog"
-
-
 class RevisionCatalogInvalid(CatalogDocsError):
     """The catalogue at a git revision does not load; carries that revision's problems."""
 
@@ -38,18 +35,6 @@ def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
 def _toplevel(folder: Path) -> Path | None:
     result = _git(["rev-parse", "--show-toplevel"], folder)
     return Path(result.stdout.decode().strip()) if result.returncode == 0 else None
-
-
-def find_catalog_dir(explicit: Path | None, cwd: Path | None = None) -> Path:
-    """The catalogue folder: the one given, else ./catalog, else `catalog/` at the top of the git checkout."""
-    if explicit is not None:
-        return explicit
-    cwd = cwd or Path.cwd()
-    here = cwd / DEFAULT_CATALOG
-    if here.is_dir():
-        return here
-    top = _toplevel(cwd)
-    return top / DEFAULT_CATALOG if top is not None else here
 
 
 def catalog_at_revision(catalog_dir: Path, rev: str) -> Catalog:
