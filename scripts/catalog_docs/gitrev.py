@@ -16,6 +16,7 @@ from .errors import CatalogDocsError, CatalogInvalid
 from .model import Catalog
 from .validate import load_catalog
 
+
 class RevisionCatalogInvalid(CatalogDocsError):
     """The catalogue at a git revision does not load; carries that revision's problems."""
 
