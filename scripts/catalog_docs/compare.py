@@ -274,7 +274,7 @@ def listings(catalog: Catalog, name: str) -> list[tuple[PlanEntry | None, PlanEn
     return out
 
 
-def _listed(catalog: Catalog, name: str, from_label: str | None, version: VersionLabel, plan: PlanEntry,
+def _listed(catalog: Catalog, from_label: str | None, version: VersionLabel, plan: PlanEntry,
             changes: list[Change], unchanged: list[Unchanged]) -> None:
     """A plan entry listed under `version` but not on the earlier side: the plan-added record, then each
     value against the plan entry's latest earlier listing, or as new when it has none."""
@@ -295,10 +295,10 @@ def _listed(catalog: Catalog, name: str, from_label: str | None, version: Versio
 
 
 def _unlisted(entries: tuple[ListingEntry, ...], version: VersionLabel, plan: PlanEntry, to_label: str | None,
-              seen_under: tuple[str, ...], changes: list[Change], kind: ChangeKind = "plan-removed") -> None:
+              seen_under: tuple[str, ...], changes: list[Change]) -> None:
     """A plan entry listed on the earlier side only: the plan-removed record and every value it had."""
-    changes.append(Change(kind=kind, before=Place(label=version.label, plan=plan.name), after=Place(label=to_label),
-                          seen_under=seen_under))
+    changes.append(Change(kind="plan-removed", before=Place(label=version.label, plan=plan.name),
+                          after=Place(label=to_label), seen_under=seen_under))
     for e, v in zip(entries, plan.values):
         changes.append(Change(kind="value-removed", before=_place(version.label, plan.name, e, v),
                               after=_place(to_label, None, e), seen_under=seen_under))
@@ -328,7 +328,7 @@ def compare_sides(catalog: Catalog, from_side: Side, to_side: Side) -> Compariso
     for pb in vb.plans:
         pa = va.plan(pb.name)
         if pa is None:
-            _listed(catalog, pb.name, va.label, vb, pb, changes, unchanged)
+            _listed(catalog, va.label, vb, pb, changes, unchanged)
         else:
             _compare_values((va.label, pa.name), (vb.label, pb.name),
                             ((e, x, e, y) for e, x, y in zip(catalog.entries, pa.values, pb.values)),
@@ -420,12 +420,12 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
             changes.append(Change(kind="label-added", after=Place(label=vb.label),
                                   basis=Place(label=prev) if prev is not None else None))
             for pb in vb.plans:
-                _listed(new, pb.name, None, vb, pb, changes, unchanged)
+                _listed(new, None, vb, pb, changes, unchanged)
             continue
         for pb in vb.plans:
             pa = va.plan(pb.name)
             if pa is None:
-                _listed(new, pb.name, vb.label, vb, pb, changes, unchanged)
+                _listed(new, vb.label, vb, pb, changes, unchanged)
                 continue
             old_values = {o.position: (o, v) for o, v in zip(old.entries, pa.values)}
             new_values = {e.position: v for e, v in zip(new.entries, pb.values)}

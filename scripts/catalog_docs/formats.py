@@ -59,11 +59,6 @@ def plural(n: int, one: str, many: str) -> str:
     return f"{n:,} {one if n == 1 else many}"
 
 
-def count_kind(kind: ChangeKind, n: int) -> str:
-    """`1 plan entry added`, `3 values changed`."""
-    return plural(n, *KIND_NOUNS[kind])
-
-
 # ---- grouping (formatting only: the records come grouped; this gathers them under headings) ---------------
 
 GroupKey = tuple[str, str | None, str | None]

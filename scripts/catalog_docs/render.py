@@ -172,7 +172,6 @@ class _Pages:
         self.paths: set[str] = set()
         self.columns = [Column(version=v, plan_index=i) for v in catalog.versions for i in range(len(v.plans))]
         self.register = {n.id: n for n in catalog.not_shown}
-        self.plans = {(v.label, p.name): p for v in catalog.versions for p in v.plans}
         self._listings: dict[str, list[tuple[PlanEntry | None, PlanEntry | None]]] = {}
 
     def _claim(self, path: str) -> None:
