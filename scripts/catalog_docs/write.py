@@ -113,20 +113,19 @@ def _manifest_text(files: dict[str, str], fingerprint: dict[str, str] | None) ->
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def _signature_line(rel: str, st: os.stat_result | None) -> str:
-    return f"{rel}\0missing\n" if st is None else f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n"
+def _signature(stats: dict[str, os.stat_result | None]) -> str:
+    """The hash the fingerprint keeps of generated files' sizes and modification times (None: missing)."""
+    sig = hashlib.sha256()
+    for rel in sorted(stats):
+        st = stats[rel]
+        line = f"{rel}\0missing\n" if st is None else f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n"
+        sig.update(line.encode())
+    return sig.hexdigest()
 
 
 def output_signature(out_dir: Path, files: list[str]) -> str:
     """A hash of the size and modification time of each generated file (missing files count too)."""
-    sig = hashlib.sha256()
-    for rel in sorted(files):
-        try:
-            st: os.stat_result | None = (out_dir / rel).stat()
-        except OSError:
-            st = None
-        sig.update(_signature_line(rel, st).encode())
-    return sig.hexdigest()
+    return _signature({rel: _stat_or_none(out_dir / rel) for rel in files})
 
 
 def _safe_target(out_dir: Path, rel: str) -> Path:
@@ -372,24 +371,16 @@ def write_output(files: dict[str, str], out_dir: Path, *, inputs: str | None = N
         owned, old_digests = _read_manifest(out_dir)
         plan = _plan(out_dir, encoded, owned, old_digests)
         new_digests = {rel: digest(data) for rel, data in encoded.items()}
-        manifest_path = out_dir / MANIFEST
 
         def manifest_for(stats: dict[str, os.stat_result | None]) -> str:
             fingerprint = None
             if inputs is not None:
-                sig = hashlib.sha256()
-                for rel in sorted(encoded):
-                    sig.update(_signature_line(rel, stats[rel]).encode())
-                fingerprint = {"inputs": inputs, "outputs": sig.hexdigest()}
+                fingerprint = {"inputs": inputs, "outputs": _signature(stats)}
             return _manifest_text(new_digests, fingerprint)
 
         if not plan.changed and not plan.stale:
             text = manifest_for({rel: _stat_or_none(out_dir / rel) for rel in encoded})
-            try:
-                current = manifest_path.read_text(encoding="utf-8") if manifest_path.is_file() else None
-            except (OSError, ValueError):
-                current = None
-            if current != text:
+            if _read_text(out_dir / MANIFEST) != text:
                 _replace_manifest_only(out_dir, text)
             return WriteResult(written=(), unchanged=len(encoded), removed=())
 
