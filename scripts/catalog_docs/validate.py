@@ -288,7 +288,7 @@ def _collect_files(catalog_dir: Path) -> tuple[list[_File], list[Problem]]:
             refuse("a regular file", kind_word(source.mode) if source.mode else "a file that cannot be examined",
                    "a catalogue file is a plain file; replace it with the file itself")
         else:
-            wanted.append((path, "version-label" if source.role == "version-label" else source.role))
+            wanted.append((path, source.role))
     for path, kind in wanted:
         result = load_file(path, display(path))
         f = _File(kind=kind, loaded=result)
