@@ -312,7 +312,18 @@ _FOLD = 10
 """Tables longer than this many rows are folded into a <details> block."""
 
 
-def _markdown(cmp: Comparison, rows_limit: int | None, groups_limit: int | None) -> str:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Comment:
+    """What every draft of a pull-request comment shows, worked out once: format_markdown writes drafts
+    (`_markdown`) of different lengths until one fits."""
+
+    cmp: Comparison
+    summary: list[tuple[str, int, tuple[str, str] | None]]
+    sections: list[Group]
+
+
+def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | None) -> str:
+    cmp = comment.cmp
     out = [f"### Catalogue diff: {_md(cmp.from_side)} → {_md(cmp.to_side)}", ""]
     if not cmp.has_differences:
         out += ["No differences.", "",
@@ -320,10 +331,10 @@ def _markdown(cmp: Comparison, rows_limit: int | None, groups_limit: int | None)
         return "\n".join(out) + "\n"
     out += [f"**{plural(len(cmp.changes), 'difference', 'differences')}.**", "",
             "| Change | Count |", "|---|---:|"]
-    for what, n, t in summary_rows(cmp):
+    for what, n, t in comment.summary:
         out.append(f"| {what}{f' {_md(t[0])} → {_md(t[1])}' if t else ''} | {n:,} |")
     out.append("")
-    all_groups = [g for g in groups(cmp) if g.records or g.values]
+    all_groups = comment.sections
     shown = all_groups if groups_limit is None else all_groups[:groups_limit]
     left = 0
     for g in shown:
@@ -376,27 +387,29 @@ def format_markdown(cmp: Comparison, budget: int = COMMENT_BUDGET) -> str:
     """A pull-request comment: a summary table, then one section per label and plan entry. However large
     the change, it stays under `budget` characters: it shortens the tables first, then drops whole sections
     from the end, and says what it left out and how to get everything."""
-    text = _markdown(cmp, None, None)
+    comment = _Comment(cmp=cmp, summary=summary_rows(cmp),
+                       sections=[g for g in groups(cmp) if g.records or g.values])
+    text = _markdown(comment, None, None)
     if len(text) <= budget:
         return text
-    if len(_markdown(cmp, 0, None)) <= budget:
+    if len(_markdown(comment, 0, None)) <= budget:
         # The most rows per table that fit (a binary search: the length grows with the row limit).
         lo, hi = 0, max(len(cmp.changes), len(cmp.unchanged))
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if len(_markdown(cmp, mid, None)) <= budget:
+            if len(_markdown(comment, mid, None)) <= budget:
                 lo = mid
             else:
                 hi = mid - 1
-        return _markdown(cmp, lo, None)
-    lo, hi = 0, len(groups(cmp))  # the most sections that fit, with empty tables
+        return _markdown(comment, lo, None)
+    lo, hi = 0, len(comment.sections)  # the most sections that fit, with empty tables
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if len(_markdown(cmp, 0, mid)) <= budget:
+        if len(_markdown(comment, 0, mid)) <= budget:
             lo = mid
         else:
             hi = mid - 1
-    return _markdown(cmp, 0, lo)
+    return _markdown(comment, 0, lo)
 
 
 def format_json(cmp: Comparison) -> str:
