@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from .errors import CatalogDocsError
 from .layout import MANIFEST, PACKAGE_DIR, SCHEMA_DIR
-from .sources import catalogue_sources, looks_like_catalogue
+from .sources import MAX_BYTES, catalogue_sources, looks_like_catalogue
 from .write import output_signature, recover
 
 if TYPE_CHECKING:
@@ -31,18 +31,15 @@ if TYPE_CHECKING:
 # one then costs the hashing alone, which is what keeps `make site` close to a bare `mkdocs build`.
 
 
-_HASHED_BYTES = 8 * 1024 * 1024
-"""Catalogue files up to this size are hashed whole; a bigger one (the loader refuses it) by size and time."""
-
-
 def _file_digest(path: Path) -> bytes:
+    """A catalogue file hashed whole, up to the loader's limit; a bigger one (refused) by size and time."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # classified as a regular file just before
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > _HASHED_BYTES:
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
             return f"{stat.S_IFMT(st.st_mode)}:{st.st_size}:{st.st_mtime_ns}".encode()
         with os.fdopen(os.dup(fd), "rb") as f:
-            return hashlib.sha256(f.read(_HASHED_BYTES + 1)).digest()
+            return hashlib.sha256(f.read(MAX_BYTES + 1)).digest()
     finally:
         os.close(fd)
 

@@ -20,14 +20,13 @@ from typing import Any, Literal
 import yaml
 
 from .errors import Problem
+from .sources import MAX_BYTES
 
 try:  # the C parser is much faster; the pure-Python one behaves the same
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-MAX_BYTES = 4 * 1024 * 1024
-"""No catalogue file is larger than this; the synthetic 1,000-operation listing is about 300 KB."""
 
 MAX_DEPTH = 5
 """The deepest nesting the format needs (version file: plans > plan > values > value)."""

@@ -22,6 +22,10 @@ from typing import Literal
 FIXED_FILES = {"service.yaml": "service", "listing.yaml": "listing", "not-shown.yaml": "not-shown"}
 VERSIONS_DIR = "versions"
 
+MAX_BYTES = 4 * 1024 * 1024
+"""No catalogue file is larger than this (the loader refuses a bigger one); the synthetic 1,000-operation
+listing is about 300 KB."""
+
 Role = Literal["service", "listing", "not-shown", "version-label", "unexpected", "unexpected-in-versions"]
 Kind = Literal["file", "missing", "dangling-link", "outside-link", "special", "folder"]
 
