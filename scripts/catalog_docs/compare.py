@@ -194,8 +194,10 @@ class Comparison:
         return tuple(c.before.plan or "" for c in self.changes if c.kind == "plan-removed")
 
     def transitions(self) -> list[tuple[str, str, int]]:
-        """Value changes grouped by (from, to), with counts, largest group first."""
-        return transitions(self.changes)
+        """`value-changed` records grouped by (from, to), with counts, largest group first."""
+        counts = Counter((c.before.value or "", c.after.value or "") for c in self.changes
+                         if c.kind == "value-changed")
+        return sorted(((a, b, n) for (a, b), n in counts.items()), key=lambda t: (-t[2], t[0], t[1]))
 
     def by_kind(self, kind: ChangeKind) -> list[Change]:
         """The changes of one kind, in order."""
@@ -205,12 +207,6 @@ class Comparison:
         """How many records of each kind, every kind present (zero when none)."""
         found = Counter(c.kind for c in self.changes)
         return {k: found.get(k, 0) for k in CHANGE_KINDS}
-
-
-def transitions(changes: Iterable[Change]) -> list[tuple[str, str, int]]:
-    """`value-changed` records grouped by (from, to), with counts, largest group first."""
-    counts = Counter((c.before.value or "", c.after.value or "") for c in changes if c.kind == "value-changed")
-    return sorted(((a, b, n) for (a, b), n in counts.items()), key=lambda t: (-t[2], t[0], t[1]))
 
 
 def parse_side(text: str, catalog: Catalog) -> Side:

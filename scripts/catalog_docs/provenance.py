@@ -168,6 +168,7 @@ def source_sections(catalog: Catalog, *, max_rows: int, max_values: int) -> tupl
     list_entries = len(catalog.entries) <= max_rows
     list_positions = list_entries and total_values <= max_values
     marker_sections = {p.section for p in citation_parts(MARKER_CITATION)}
+    cited_entries = {n: tuple(e for e in catalog.entries if cites(e.source, n)) for n in numbers}
     return tuple(
         SourceSection(
             number=n,
@@ -176,8 +177,8 @@ def source_sections(catalog: Catalog, *, max_rows: int, max_values: int) -> tupl
             base_url=cites(service.base_url_source, n),
             lock_values=cites(service.lock_values_source, n),
             areas=tuple(a for a in service.areas if cites(a.source, n)),
-            entries=tuple(e for e in catalog.entries if cites(e.source, n)),
-            entry_positions=_short_ranges([e.position for e in catalog.entries if cites(e.source, n)]),
+            entries=cited_entries[n],
+            entry_positions=_short_ranges([e.position for e in cited_entries[n]]),
             entries_listed=list_entries,
             values_listed=list_positions,
             markers=tuple(e for e in catalog.entries if e.version_marker.at != "none") if n in marker_sections else (),
