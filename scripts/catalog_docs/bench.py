@@ -361,6 +361,8 @@ def bench_control(report: Report, case: str, project: Path, builders: list[str])
         report.add(case, f"control_{builder}_build_s", wall if ok else "failed", "s", cpu_s=round(cpu, 3), ok=ok,
                    **({} if ok else {"output": tail}))
         ours = next((r for r in report.rows if r["case"] == case and r["metric"] == f"{builder}_build_s"), None)
+        # The ratio of the figures as printed, so that dividing them gives the printed ratio.
+        wall, cpu = report.get(case, f"control_{builder}_build_s"), round(cpu, 3)
         if ok and ours and isinstance(ours["value"], float) and wall > 0:
             report.add(case, f"{builder}_cost_per_page_vs_control", round(ours["value"] / wall, 2), "x",
                        cpu_ratio=round(ours["cpu_s"] / cpu, 2) if cpu > 0 else None,

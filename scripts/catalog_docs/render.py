@@ -30,6 +30,7 @@ from .escape import finalize, front_matter, md_escape
 from .formats import groups as change_groups, summary_rows
 from .export import catalog_data, lock_matrix_csv, openapi_data, to_json, to_yaml
 from .gcpause import paused_gc
+from .fences import html_block
 from .layout import DOWNLOAD_SCHEMA_DIR
 from .model import LOCK_VALUES, Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
 from .provenance import MARKER_CITATION, citation_parts, section_anchor, source_sections
@@ -147,6 +148,7 @@ def _environment() -> Environment:
     env.filters["cite"] = do_cite
     env.filters["op_link"] = do_op_link
     env.filters["summary_text"] = do_summary_text
+    env.filters["html_block"] = html_block
     env.filters.update(TABLE_FILTERS)
     env.globals.update(MARKS)
     return env

@@ -1,11 +1,11 @@
 """Data tables as semantic HTML: final page URLs, and the filters that write long tables' cells and rows.
 
-Templates write every data table as a raw HTML block (`<table>` with `<caption>`, `<th scope="col">`
-headers and a `<th scope="row">` per row), not as a Markdown table. Python-Markdown passes a block-level
-HTML element without `markdown="1"` through untouched, so the builder neither parses the table nor runs
-its inline patterns over hundreds of thousands of cells. It also leaves the links inside alone (mkdocs
-rewrites `.md` links only in Markdown), so links in tables are written here as the final URLs of the
-built pages, relative to the page, for the site's `use_directory_urls` setting.
+Templates write every data table as HTML (`<table>` with `<caption>`, `<th scope="col">` headers and a
+`<th scope="row">` per row), not as a Markdown table, inside a `catalog-html` fence (fences.py): the
+builders pass it through without parsing it or running inline patterns over hundreds of thousands of
+cells. They also leave the links inside alone (mkdocs rewrites `.md` links only in Markdown), so links in
+tables are written here as the final URLs of the built pages, relative to the page, for the site's
+`use_directory_urls` setting.
 
 Every catalogue string in a cell goes through `escape.md_escape`, as everywhere else.
 """
