@@ -7,6 +7,8 @@ import gzip
 import http.client
 from pathlib import Path
 
+import pytest
+
 from catalog_docs.static_server import serve
 
 
@@ -42,3 +44,26 @@ def test_many_files_over_one_kept_alive_connection_gzipped(tmp_path: Path) -> No
     assert (home_status, home_enc) == (200, "gzip") and gzip.decompress(home) == (site / "index.html").read_bytes()
     assert (css_status, css_enc) == (200, "gzip") and gzip.decompress(css) == (site / "assets" / "site.css").read_bytes()
     assert missing_status == 404 and b"not found" in missing
+
+
+def test_a_client_that_resets_its_connection_is_not_reported(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """Chromium resets its idle kept-alive connections when Lighthouse closes it: no traceback for that."""
+    import socket
+    import struct
+
+    server, _ = serve(_site(tmp_path))
+    try:
+        for _ in range(3):
+            sock = socket.create_connection(("127.0.0.1", server.server_address[1]), timeout=10)
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert sock.recv(64).startswith(b"HTTP/1.1 200")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close sends a reset
+            sock.close()
+        conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+        conn.request("GET", "/")
+        assert conn.getresponse().status == 200  # and the server carries on
+        conn.close()
+    finally:
+        server.shutdown()
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "ConnectionResetError" not in err, err

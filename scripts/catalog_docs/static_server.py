@@ -6,10 +6,12 @@ Used by `make lighthouse` and by the tests; binds to 127.0.0.1 only.
 from __future__ import annotations
 
 import gzip
+import sys
 import threading
 from functools import lru_cache, partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 _COMPRESSIBLE = (".html", ".css", ".js", ".json", ".xml", ".svg", ".txt", ".map", ".csv", ".yaml")
 
@@ -74,8 +76,17 @@ class _Body:
         pass
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that closes a kept-alive connection (Chromium resets idle ones when it exits) is not an
+        error: say nothing. Anything else is reported as the base class does, with its traceback."""
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def serve(site: Path, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
     """Start serving site/ in a background thread on 127.0.0.1; returns the server and its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", port), partial(_Handler, directory=str(site)))
+    server = _Server(("127.0.0.1", port), partial(_Handler, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
