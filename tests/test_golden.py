@@ -3,8 +3,8 @@
 A case folder under tests/golden/ holds:
 
 - ``case.yaml``: ``about`` (one line saying what the case shows) and an optional ``patch`` list applied,
-  in order, to a fresh copy of ``tests/golden-base/`` (a frozen copy of the real ``catalog/``). Each patch item names a catalogue-relative ``file``
-  and one of:
+  in order, to a fresh copy of ``tests/golden-base/`` (a fake catalogue shaped like the real ``catalog/``).
+  Each patch item names a catalogue-relative ``file`` and one of:
     - ``find`` + ``replace``: literal text replacement; ``find`` must occur exactly once
       (``encoding`` says how ``replace`` is written to disk, default UTF-8);
     - ``delete: true``: remove the file;
@@ -35,7 +35,7 @@ from catalog_docs import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE_CATALOG = Path(__file__).resolve().parent / "golden-base"
-"""A frozen copy of catalog/ (see its README): editing the real catalogue moves no golden line number."""
+"""A fake catalogue shaped like catalog/ (see its README): editing catalog/ moves no golden line number."""
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = sorted(p for p in GOLDEN.iterdir() if p.is_dir())
 _CONTROL_FILES = {"case.yaml", "expected.txt"}
