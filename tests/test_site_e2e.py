@@ -65,9 +65,10 @@ def as_dicts(rows: list[list[Node]]) -> list[dict[str, Node]]:
 
 
 def lock_text(cell: Node) -> str:
-    """What a value cell says: the lock value, or `not listed` (a fact), each by its own mark."""
-    locks = cell.find_all("span", cls="lock")
-    unlisted = cell.find_all("span", cls="not-listed")
+    """What a value cell says: the lock value, or `not listed` (a fact), each by its own mark (the cell's own
+    classes when it holds nothing else, a span in it otherwise)."""
+    locks = cell.find_all(cls="lock")
+    unlisted = cell.find_all(cls="not-listed")
     assert len(locks) + len(unlisted) == 1, f"cell {cell.text()!r} should hold one value or one not-listed mark"
     if locks:
         value = locks[0].text()
@@ -174,7 +175,7 @@ def test_each_value_row_is_headed_by_its_operation_or_label(site: Path, url: str
     """In every table of lock values, each row's header cell is the operation (or version label) it belongs
     to, linked to its page, so a value is announced with the row it belongs to."""
     tables = [t for t in content(page(site, url)).find_all("table")
-              if any(td.find("span", cls="lock") for td in t.find_all("td"))]
+              if any(td.find(cls="lock") for td in t.find_all("td"))]
     assert tables, url
     for table in tables:
         for tr in table.find("tbody").find_all("tr"):
@@ -531,7 +532,7 @@ def test_every_page_with_lock_values_links_to_the_legend(site: Path) -> None:
     pages_with_values = 0
     for path in sorted(site.rglob("index.html")):
         root = content(parse_file(path))
-        if not root.find_all("span", cls="lock") or path.parent.name == "legend":
+        if not root.find_all(cls="lock") or path.parent.name == "legend":
             continue
         pages_with_values += 1
         depth = len(path.relative_to(site).parts) - 1
