@@ -61,6 +61,18 @@ def test_every_command_finds_the_catalogue_from_any_folder(capsys: pytest.Captur
     assert code == 0 and not (project / "docs" / "versions").exists(), err
 
 
+def test_render_of_a_named_catalogue_writes_beside_it_not_into_this_project(
+        capsys: pytest.CaptureFixture[str], project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    other = tmp_path / "other"
+    write_catalog(other / "catalog", FAKE_SPECS["relisted"])
+    monkeypatch.chdir(project / "notes")
+    code, out, err = run(capsys, "render", "--catalog", "../../other/catalog")
+    assert code == 0, err
+    assert out.startswith(f"rendered into {os.path.join('..', '..', 'other', 'docs')}:"), out
+    assert (other / "docs" / "index.md").is_file()
+    assert not (project / "docs").exists() and not (project / "notes" / "docs").exists()
+
+
 def test_the_console_script_from_a_sub_folder(project: Path) -> None:
     result = subprocess.run([str(BIN / "catalog-docs"), "check"], cwd=project / "catalog" / "versions",
                             capture_output=True, text=True, timeout=120)

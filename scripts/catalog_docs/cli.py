@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .errors import CatalogDocsError, CatalogInvalid
-from .locate import default_out_dir, find_catalog_dir
+from .locate import default_out_dir, find_catalog_dir, out_dir_beside
 
 EXIT_OK = 0
 EXIT_INVALID = 1  # the catalogue does not load, or `diff --exit-code` found differences
@@ -42,7 +42,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_render(args: argparse.Namespace) -> int:
     from .incremental import render_if_changed
 
-    args.out = args.out or default_out_dir()
+    args.out = args.out or out_dir_beside(args.catalog)
     result = render_if_changed(args.catalog, args.out, force=args.force)
     if result is None:
         print(f"rendered into {args.out}: nothing changed since the last render (use --force to render anyway)")

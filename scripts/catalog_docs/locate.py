@@ -41,9 +41,16 @@ def find_catalog_dir(explicit: Path | None, cwd: Path | None = None) -> Path:
 
 
 def default_out_dir(cwd: Path | None = None) -> Path:
-    """Where pages are rendered when --out is not given: `docs/` of the project around `cwd` (else ./docs)."""
+    """Where `clean` removes pages from when --out is not given: `docs/` of the project around `cwd` (else ./docs)."""
     project = find_project(cwd)
     return _near(project / DOCS, cwd) if project is not None else (cwd or Path()) / DOCS
+
+
+def out_dir_beside(catalog: Path) -> Path:
+    """Where `render` writes when --out is not given: `docs/` beside the catalogue folder it renders (the
+    project's `docs/` for the catalogue found; `other/docs/` for `--catalog other/catalog`, never the
+    `docs/` of the project the command happens to run in), relative to the current folder."""
+    return Path(os.path.relpath(catalog.resolve().parent / DOCS))
 
 
 def _near(path: Path, cwd: Path | None) -> Path:
