@@ -205,3 +205,20 @@ def test_the_render_still_refuses_two_pages_at_one_path(tmp_path: Path) -> None:
     entries[0] = dataclasses.replace(entries[0], slug="index")
     with pytest.raises(CatalogDocsError, match=r"docs/operations/index\.md"):
         render_pages(dataclasses.replace(catalog, entries=tuple(entries)))
+
+
+MARK_CLASSES = ("lock-close", "lock-unlimited", "not-listed", "not-shown", "inferred", "changed", "plans-differ",
+                "new-value")
+MARK_PHRASES = ("no area inferred",)
+
+
+def test_every_mark_a_page_uses_is_defined_in_the_legend() -> None:
+    """A reader meets each mark (a class on a span or a cell) and each fixed phrase of our own in the legend."""
+    pages = {name: text for name, text in render_pages(load_catalog(ff.FIXTURE_CATALOG)).items()
+             if name.endswith(".md")}
+    legend = pages.pop("legend.md")
+    used = {c for text in pages.values() for c in MARK_CLASSES if re.search(rf'class="[^"]*\b{c}\b', text)}
+    used |= {p for text in pages.values() for p in MARK_PHRASES if p in text}
+    assert used == set(MARK_CLASSES) | set(MARK_PHRASES)  # the fixture shows every one of them
+    for mark in used:
+        assert re.search(rf'<th scope="row">[^\n]*(class="[^"]*\b{mark}\b|{mark})', legend), f"{mark} is not in the legend"
