@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from catalog_docs.bench import Report, bench_control, make_control_project, make_project
+from catalog_docs.bench import (Report, bench_baseline, bench_control, extract_revision, main as bench_main,
+                                 make_control_project, make_project)
 from catalog_docs.render import render_pages, write_output
 from catalog_docs.validate import load_catalog
 from fixture_facts import FIXTURE_CATALOG
@@ -47,3 +48,25 @@ def test_bench_reports_our_cost_per_page_as_a_ratio_to_the_control_site(tmp_path
     assert ratio["value"] == round(12.0 / control, 2)
     assert ratio["cpu_ratio"] > 0
     assert not (tmp_path / "case-control").exists()  # the control project is removed after its build
+
+
+@pytest.mark.site
+def test_bench_builds_a_baseline_revision_in_the_same_run(tmp_path: Path) -> None:
+    project = _rendered_project(tmp_path)
+    commit = extract_revision("HEAD", tmp_path / "src")
+    assert (tmp_path / "src" / "mkdocs.yml").is_file() and (tmp_path / "src" / "scripts" / "catalog_docs").is_dir()
+    report = Report()
+    report.add("case", "mkdocs_build_s", 12.0, "s", cpu_s=6.0)  # our figure, as bench_catalog records it
+    bench_baseline(report, "case", project, tmp_path / "src", commit, ["mkdocs"])
+    assert report.get("case", "baseline") == commit
+    theirs = report.get("case", "baseline_mkdocs_build_s")
+    assert isinstance(theirs, float) and theirs > 0, report.rows
+    ratio = next(r for r in report.rows if r["metric"] == "mkdocs_build_vs_baseline")
+    assert ratio["value"] == round(12.0 / theirs, 2) and ratio["cpu_ratio"] > 0
+    assert not (tmp_path / "case-baseline").exists()  # the baseline project is removed after its build
+
+
+def test_an_unknown_baseline_revision_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["--out", str(tmp_path), "--baseline", "no-such-revision-x", "--sizes", ""]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("catalog_docs.bench: error: --baseline 'no-such-revision-x': ") and "Traceback" not in err

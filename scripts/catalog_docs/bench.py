@@ -10,12 +10,15 @@ wall-clock time on a busy machine.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
 import sys
+import tarfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -43,12 +46,12 @@ def _best(fn: Callable[[], Any], repeat: int) -> tuple[Any, float, float]:
     return runs[-1][0], min(r[1] for r in runs), min(r[2] for r in runs)
 
 
-def _run(cmd: list[str], cwd: Path) -> tuple[float, float, bool, str]:
+def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, bool, str]:
     """Run a builder; wall time, its processor time (children), success, last lines of its output."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})})
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -248,7 +251,6 @@ def bench_edit_to_page(report: Report, case: str, project: Path) -> None:
     """The preview loop at scale: `mkdocs serve --dirty --no-strict` (as `make serve`) on an already rendered
     project; one lock value changes in a version file, and the time until the served operation page shows
     it is the edit-to-page time (file watcher, render of the changed pages, rebuild of those pages only)."""
-    import re
     import socket
     import urllib.request
 
@@ -370,6 +372,61 @@ def bench_control(report: Report, case: str, project: Path, builders: list[str])
     shutil.rmtree(control, ignore_errors=True)
 
 
+# --- Baseline: the same build by the code of another git revision, in this run (issue 15) -----------------
+
+def extract_revision(rev: str, dest: Path) -> str:
+    """The files of git revision `rev` of this repository in `dest` (`git archive`: the repository's own
+    state, worktrees included, is left alone). Returns the commit's short hash."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "--verify", f"{rev}^{{commit}}"], cwd=ROOT,
+                            capture_output=True, check=True).stdout.decode("ascii").strip()
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True, check=True)
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(dest, filter="data")
+    return commit
+
+
+def bench_baseline(report: Report, case: str, project: Path, src: Path, commit: str, builders: list[str]) -> None:
+    """Render `project`'s catalogue with the code in `src` (a revision extracted by extract_revision), build
+    it with each builder as bench_catalog built ours, and report our build time as a ratio to it."""
+    base = project.parent / f"{project.name}-baseline"
+    shutil.rmtree(base, ignore_errors=True)
+    (base / "docs").mkdir(parents=True)
+    for name in ("overrides", "scripts"):
+        (base / name).symlink_to(src / name)
+    shutil.copytree(project / "catalog", base / "catalog")
+    config = re.sub(r"^hooks:\n(?:  - .*\n)+", "", (src / "mkdocs.yml").read_text(encoding="utf-8"), flags=re.M)
+    (base / "mkdocs-bare.yml").write_text(config, encoding="utf-8")
+    (base / "zensical.yml").write_text(config.replace("site_dir: site", "site_dir: site-zensical"), encoding="utf-8")
+    env = {"PYTHONPATH": str(src / "scripts")}  # that revision's package, in the same interpreter and libraries
+    render = [sys.executable, "-c", "import sys; from catalog_docs.cli import main; sys.exit(main(sys.argv[1:]))",
+              "render", "--catalog", str(base / "catalog"), "--out", str(base / "docs")]
+    _, _, ok, tail = _run(render, base, env)
+    report.add(case, "baseline", commit, note="the revision whose code rendered and built the same catalogue")
+    if not ok:
+        report.add(case, "baseline_render", "failed", output=tail)
+        shutil.rmtree(base, ignore_errors=True)
+        return
+    for builder in builders:
+        if builder == "mkdocs":
+            cmd = [str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"]
+        elif (BIN / "zensical").exists():
+            cmd = [str(BIN / "zensical"), "build", "--strict", "--clean", "-f", "zensical.yml"]
+        else:
+            continue
+        wall, cpu, ok, tail = _run(cmd, base, env)
+        report.add(case, f"baseline_{builder}_build_s", wall if ok else "failed", "s", cpu_s=round(cpu, 3), ok=ok,
+                   **({} if ok else {"output": tail}))
+        ours = next((r for r in report.rows if r["case"] == case and r["metric"] == f"{builder}_build_s"), None)
+        theirs = report.get(case, f"baseline_{builder}_build_s")
+        if ok and ours and isinstance(ours["value"], float) and isinstance(theirs, float) and theirs > 0:
+            report.add(case, f"{builder}_build_vs_baseline", round(ours["value"] / theirs, 2), "x",
+                       cpu_ratio=round(ours["cpu_s"] / round(cpu, 3), 2) if cpu > 0 else None,
+                       note=f"our {builder} build time over {commit}'s, same catalogue, same run")
+    shutil.rmtree(base, ignore_errors=True)
+
+
 def bench_adversarial(report: Report, out: Path) -> None:
     """Hostile catalogue files at the loader's size limit: how long `check` takes to refuse each, at half
     and at full size (a processor-time ratio near 2 is linear growth), beside a valid file of the same size."""
@@ -424,6 +481,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each in-process stage; the best counts")
     parser.add_argument("--builders", default="mkdocs,zensical", help="site builders to time (default mkdocs,zensical)")
+    parser.add_argument("--baseline", metavar="REV", default=None,
+                        help="also render and build each synthetic catalogue with the code of git revision REV "
+                             "(e.g. main, HEAD~1) in the same run, and report our build time as a ratio to it")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     builders = [b for b in args.builders.split(",") if b]
@@ -431,6 +491,13 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     report = Report()
     started = time.perf_counter()
+    src = args.out / "baseline-src"
+    try:
+        commit = extract_revision(args.baseline, src) if args.baseline else None
+    except (OSError, subprocess.CalledProcessError) as exc:
+        detail = (getattr(exc, "stderr", None) or b"").decode("utf-8", "replace").strip() or str(exc)
+        print(f"catalog_docs.bench: error: --baseline {args.baseline!r}: {detail}", file=sys.stderr)
+        return 2
     real = args.out / "real"
     make_project(real, None)
     bench_catalog(report, "real", real, args.repeat, builders)
@@ -443,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
                                                     seed=args.seed)))
         bench_catalog(report, case, project, args.repeat, builders)
         bench_control(report, case, project, builders)
+        if commit is not None:
+            bench_baseline(report, case, project, src, commit, builders)
     if sizes and "mkdocs" in builders:
         bench_edit_to_page(report, f"{sizes[-1]}x{args.versions}x{args.plans}", args.out / f"{sizes[-1]}x{args.versions}x{args.plans}")
     cases = [f"{n}x{args.versions}x{args.plans}" for n in sizes]
