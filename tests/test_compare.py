@@ -47,7 +47,8 @@ def test_kinds_are_the_documented_kebab_case_ids() -> None:
     assert CHANGE_KINDS == (
         "value-changed", "plan-added", "plan-removed", "entry-added", "entry-removed", "entry-changed",
         "label-added", "label-removed", "not-shown-added", "not-shown-removed", "not-shown-changed",
-        "value-added", "value-removed", "label-changed",
+        "value-added", "value-removed", "label-changed", "plan-changed", "service-changed", "area-added",
+        "area-removed", "area-changed",
     )
 
 

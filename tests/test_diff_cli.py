@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
+import yaml
 
 from catalog_docs import cli
 from catalog_docs.diffjson import FORMAT_VERSION, schema
@@ -347,14 +350,20 @@ def test_real_outputs_are_valid_in_ajv_and_check_jsonschema(capsys: pytest.Captu
         _, out, _ = run(capsys, "diff", *argv, "--format", "json")
         files.append(tmp_path / f"diff-{i}.json")
         files[-1].write_text(out, encoding="utf-8")
-    # --against: a label added and one removed, in a git history.
+    # --against: a label added and one removed, in a git history; the service renamed, an area added and one
+    # renamed, a plan entry citing another section and two moved under a label.
     spec = FAKE_SPECS["plans-come-and-go"]
     labels = {k: v for k, v in spec["labels"].items() if k != "FAKE 2.0"} | {"FAKE 4.0": {"PLAN C": "uuuu"}}
+    labels["FAKE 3.0"] = {k: labels["FAKE 3.0"][k] for k in ("PLAN A", "PLAN C", "PLAN B")}
     write_catalog(repo / "catalog", {**spec, "labels": labels})
+    edit_yaml(repo / "catalog" / "service.yaml", lambda d: d.update(name="Faux Service", areas=[
+        {**d["areas"][0], "name": "Fake area, renamed"}, {"id": "fake-new", "name": "Fake new area", "source": "§1"}]))
+    edit_yaml(repo / "catalog" / "versions" / "FAKE-1.0.yaml", lambda d: d["plans"]["PLAN B"].update(source="§9"))
     monkeypatch.chdir(repo)
     _, out, _ = run(capsys, "diff", "--against", "HEAD", "--format", "json")
     kinds = {c["kind"] for c in valid(out)["changes"]}
-    assert {"label-added", "label-removed", "plan-added", "value-removed"} <= kinds
+    assert {"label-added", "label-removed", "plan-added", "value-removed", "plan-changed", "service-changed",
+            "area-added", "area-changed"} <= kinds
     files.append(tmp_path / "diff-against.json")
     files[-1].write_text(out, encoding="utf-8")
 
@@ -364,3 +373,121 @@ def test_real_outputs_are_valid_in_ajv_and_check_jsonschema(capsys: pytest.Captu
     checker = Path(sys.executable).with_name("check-jsonschema")
     done = subprocess.run([checker, "--schemafile", SCHEMA_PATH, *files], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# --- --against REV: a plan entry's own fields, the service and its areas ---------------------------------------
+
+def edit_yaml(path: Path, change: Callable[[Any], None]) -> None:
+    """Load a catalogue file, let `change` edit the data in place, write it back."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def against_head(capsys: pytest.CaptureFixture[str], repo: Path, monkeypatch: pytest.MonkeyPatch,
+                 ) -> tuple[dict, str, str]:
+    """The JSON (checked against the schema), text and Markdown of `diff --against HEAD` in `repo`."""
+    monkeypatch.chdir(repo)
+    outs = [run(capsys, "diff", "--against", "HEAD", "--format", fmt)[1] for fmt in ("json", "text", "markdown")]
+    return valid(outs[0]), outs[1], outs[2]
+
+
+def test_against_a_plan_entry_whose_source_changed_or_that_moved(capsys: pytest.CaptureFixture[str], repo: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # HEAD lists FAKE 3.0's plan entries as PLAN C, PLAN A, PLAN B; the working tree as PLAN A, PLAN C, PLAN B
+    # (PLAN B keeps its place) and cites another section for PLAN A under FAKE 1.0. No value changes.
+    versions = repo / "catalog" / "versions"
+    edit_yaml(versions / "FAKE-1.0.yaml", lambda d: d["plans"]["PLAN A"].update(source="§8 rule 2"))
+    edit_yaml(versions / "FAKE-3.0.yaml", lambda d: d.update(plans={k: d["plans"][k] for k in
+                                                                    ("PLAN A", "PLAN C", "PLAN B")}))
+    data, text, md = against_head(capsys, repo, monkeypatch)
+    assert [(c["kind"], c["from"]["label"], c["from"]["plan"], c["to"]["label"], c["to"]["plan"], c["fields"])
+            for c in data["changes"]] == [
+        ("plan-changed", "FAKE 1.0", "PLAN A", "FAKE 1.0", "PLAN A", ["source"]),
+        ("plan-changed", "FAKE 3.0", "PLAN A", "FAKE 3.0", "PLAN A", ["order"]),
+        ("plan-changed", "FAKE 3.0", "PLAN C", "FAKE 3.0", "PLAN C", ["order"]),
+    ]
+    assert data["counts"]["by_kind"]["plan-changed"] == 3
+    assert len(data["unchanged"]) == 4 * 7  # every value still compared, by plan entry name
+    assert text.startswith("HEAD -> working tree: 3 differences\n")
+    assert "  Plan entries changed  " in text and "Plan entry changed " not in text
+    assert "FAKE 1.0 · plan entry PLAN A\n  Plan entry PLAN A under FAKE 1.0: source changed.\n" in text
+    assert "  Plan entry PLAN C under FAKE 3.0: moved in the order of plan entries.\n" in text
+    assert "| Plan entries changed | 3 |" in md
+    assert "#### `FAKE 3.0` · plan entry `PLAN A`\n\n- Plan entry `PLAN A` under `FAKE 3.0`: moved in the order" in md
+
+
+def test_against_the_service_and_its_areas(capsys: pytest.CaptureFixture[str], repo: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    service = repo / "catalog" / "service.yaml"
+    extra = [{"id": "fake-second", "name": "Fake second area", "source": "§1"},
+             {"id": "fake-gone", "name": "Fake area to drop", "source": "§1"}]
+    edit_yaml(service, lambda d: d["areas"].extend(extra))
+    git(repo, "commit", "-q", "-am", "three areas")
+
+    def edit(d: dict) -> None:
+        d.update(name="Faux *Service* <b>", summary="Another fake summary.", lock_values={**d["lock_values"],
+                 "source": "§8 rule 2"})
+        old = {a["id"]: a for a in d["areas"]}
+        d["areas"] = [old["fake-second"], {**old["fake-area"], "name": "Fake area, renamed"},
+                      {"id": "fake-new", "name": "Fake new area", "source": "§1"}]
+    edit_yaml(service, edit)
+    data, text, md = against_head(capsys, repo, monkeypatch)
+    assert [(c["kind"], c["from"]["service"], c["to"]["service"], c["from"]["area"], c["to"]["area"], c["fields"])
+            for c in data["changes"]] == [
+        ("service-changed", "Fake Service", "Faux *Service* <b>", None, None,
+         ["name", "summary", "lock_values_source"]),
+        ("area-removed", None, None, "fake-gone", None, []),
+        ("area-changed", None, None, "fake-second", "fake-second", ["order"]),
+        ("area-changed", None, None, "fake-area", "fake-area", ["order", "name"]),
+        ("area-added", None, None, None, "fake-new", []),
+    ]
+    assert {k: n for k, n in data["counts"]["by_kind"].items() if n} == {
+        "service-changed": 1, "area-added": 1, "area-removed": 1, "area-changed": 2}
+    # Text: the summary counts each kind, then the records under one heading; catalogue text as it is.
+    summary = text.split("\n\n")[1]
+    for row in ("Service changed  ", "Area added  ", "Area removed  ", "Areas changed  "):
+        assert f"  {row}" in summary
+    assert "Areas added" not in summary and "Area changed " not in summary
+    assert ("\nService and areas\n"
+            "  Service Faux *Service* <b>: name Fake Service -> Faux *Service* <b>; summary changed; "
+            "lock values source changed.\n"
+            "  Area fake-gone removed.\n"
+            "  Area fake-second: moved in the order of areas.\n"
+            "  Area fake-area: moved in the order of areas; name changed.\n"
+            "  Area fake-new added.\n") in text
+    # Markdown: counted in the summary table; the service's name escaped as all catalogue text is.
+    for row in ("| Service changed | 1 |", "| Area added | 1 |", "| Area removed | 1 |", "| Areas changed | 2 |"):
+        assert row in md
+    assert md.index("| Areas changed | 2 |") < md.index("#### Service and areas")
+    assert ("- Service Faux &#42;Service&#42; &#60;b&#62;: name `Fake Service` → Faux &#42;Service&#42; "
+            "&#60;b&#62;; summary changed; lock values source changed.") in md
+    assert "*Service*" not in md and "<b>" not in md
+    assert "- Area `fake-area`: moved in the order of areas; name changed." in md
+
+
+def test_against_an_edit_that_changes_nothing_has_no_such_record(capsys: pytest.CaptureFixture[str], repo: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same facts written another way (top-level keys reversed, flow style, a comment) are not a change.
+    catalog = repo / "catalog"
+    for path in [catalog / "service.yaml", *sorted((catalog / "versions").glob("*.yaml"))]:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        path.write_text("# rewritten, same facts\n" + yaml.safe_dump(dict(reversed(data.items())), sort_keys=False,
+                                                                     default_flow_style=True), encoding="utf-8")
+    monkeypatch.chdir(repo)
+    code, out, _ = run(capsys, "diff", "--against", "HEAD", "--exit-code")
+    assert code == 0 and out.startswith("HEAD -> working tree: no differences")
+    # A plan entry or an area added in front moves none of the others: the added one is the only record.
+    edit_yaml(catalog / "service.yaml", lambda d: d["areas"].insert(0, {"id": "fake-new", "name": "Fake new area",
+                                                                        "source": "§1"}))
+    edit_yaml(catalog / "versions" / "FAKE-2.0.yaml",
+              lambda d: d.update(plans={"PLAN B": {"source": "§8", "values": dict.fromkeys(
+                  d["plans"]["PLAN A"]["values"], "close")}, **d["plans"]}))
+    data, text, md = against_head(capsys, repo, monkeypatch)
+    kinds = {c["kind"] for c in data["changes"]}
+    assert kinds == {"area-added", "plan-added", "value-changed"}  # PLAN B compared with FAKE 1.0's listing
+    for word in ("plan-changed", "service-changed", "area-changed"):
+        assert data["counts"]["by_kind"][word] == 0
+    for text_or_md in (text, md):
+        assert "moved in the order" not in text_or_md and "Service changed" not in text_or_md
+        assert "Area fake-new added." in text_or_md.replace("`", "")

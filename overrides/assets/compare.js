@@ -14,7 +14,8 @@
 
   var KINDS = ["value-changed", "plan-added", "plan-removed", "entry-added", "entry-removed", "entry-changed",
                "label-added", "label-removed", "not-shown-added", "not-shown-removed", "not-shown-changed",
-               "value-added", "value-removed", "label-changed"];
+               "value-added", "value-removed", "label-changed", "plan-changed", "service-changed", "area-added",
+               "area-removed", "area-changed"];
   var VALUE_KINDS = ["value-changed", "value-added", "value-removed"];
 
   function fail(message) {
@@ -59,7 +60,7 @@
   function place(label, plan, entry, value) {
     return { label: label === undefined ? null : label, plan: plan === undefined ? null : plan,
              position: entry ? entry.position : null, path: entry ? entry.path : null,
-             value: value === undefined ? null : value, not_shown: null, section: null };
+             value: value === undefined ? null : value, not_shown: null, section: null, service: null, area: null };
   }
 
   function change(kind, from, to, extra) {
@@ -114,7 +115,7 @@
     var byKind = {};
     KINDS.forEach(function (k) { byKind[k] = 0; });
     changes.forEach(function (c) { byKind[c.kind] += 1; });
-    return { format: "catalog-docs-diff", format_version: "1.1", mode: mode, from: a, to: b,
+    return { format: "catalog-docs-diff", format_version: "1.2", mode: mode, from: a, to: b,
              counts: { differences: changes.length, unchanged: unchanged.length, by_kind: byKind },
              changes: changes, unchanged: unchanged };
   }

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .errors import CatalogDocsError
-from .model import Catalog, ListingEntry, PlanEntry, VersionLabel
+from .model import Catalog, ListingEntry, PlanEntry, Service, VersionLabel
 
 ChangeKind = Literal[
     "value-changed",
@@ -38,6 +38,11 @@ ChangeKind = Literal[
     "value-added",
     "value-removed",
     "label-changed",
+    "plan-changed",
+    "service-changed",
+    "area-added",
+    "area-removed",
+    "area-changed",
 ]
 CHANGE_KINDS: tuple[ChangeKind, ...] = ChangeKind.__args__  # type: ignore[attr-defined]
 VALUE_KINDS: tuple[ChangeKind, ...] = ("value-changed", "value-added", "value-removed")
@@ -46,13 +51,16 @@ ComparisonMode = Literal["labels", "plans", "revisions"]
 EntryField = Literal["position", "path", "area", "version_marker", "source", "not_shown"]
 NotShownField = Literal["topic", "detail", "section", "scope", "entries"]
 LabelField = Literal["order", "plan_table", "value_column", "plan_table_source", "source"]
+PlanField = Literal["order", "source"]
+ServiceField = Literal["name", "summary", "source", "base_url_source", "lock_values_source"]
+AreaField = Literal["order", "name", "source"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Place:
-    """Where one side of a record is: a label, a plan entry under it, a listing entry, its value, or a
-    not-shown item. None where it does not apply, or where that side does not have it (a plan entry that
-    is not listed has plan None)."""
+    """Where one side of a record is: a label, a plan entry under it, a listing entry, its value, a
+    not-shown item, the service (by name) or one of its areas (by id). None where it does not apply, or
+    where that side does not have it (a plan entry that is not listed has plan None)."""
 
     label: str | None = None
     plan: str | None = None
@@ -61,6 +69,8 @@ class Place:
     value: str | None = None
     not_shown: str | None = None
     section: str | None = None
+    service: str | None = None
+    area: str | None = None
 
 
 NOWHERE = Place()
@@ -73,7 +83,9 @@ class Change:
     `basis` (plan-added, label-added): what the new listing's values are compared with, the plan entry's
     latest earlier listing (or the label before, for a label), None when there is none.
     `seen_under` (plan-removed, value-removed): the labels of the (later) catalogue that still list that
-    plan entry, where its values can be seen; empty when none does or the label itself was removed. `fields` (entry-changed, label-changed, not-shown-changed): what differs."""
+    plan entry, where its values can be seen; empty when none does or the label itself was removed.
+    `fields` (entry-changed, label-changed, plan-changed, service-changed, area-changed, not-shown-changed):
+    what differs."""
 
     kind: ChangeKind
     before: Place = NOWHERE
@@ -374,11 +386,47 @@ def _entry_fields(o: ListingEntry, e: ListingEntry) -> tuple[EntryField, ...]:
     return tuple(fields)
 
 
+def _moved(old: list[str], new: list[str]) -> set[str]:
+    """The names on both sides whose place among the names on both sides differs (moved in the order).
+    A name added or removed elsewhere does not move the others."""
+    in_old, in_new = set(old), set(new)
+    kept_old = [n for n in old if n in in_new]
+    kept_new = [n for n in new if n in in_old]
+    return {a for a, b in zip(kept_old, kept_new) if a != b}
+
+
+def _service_changes(old: Service, new: Service) -> list[Change]:
+    """service-changed (its own fields), then area-removed, area-added and area-changed (areas matched by id)."""
+    changes: list[Change] = []
+    fields = tuple(f for f in ("name", "summary", "source", "base_url_source", "lock_values_source")
+                   if getattr(old, f) != getattr(new, f))
+    if fields:
+        changes.append(Change(kind="service-changed", before=Place(service=old.name), after=Place(service=new.name),
+                              fields=fields))
+    old_areas = {a.id: a for a in old.areas}
+    new_ids = {a.id for a in new.areas}
+    moved = _moved([a.id for a in old.areas], [a.id for a in new.areas])
+    for a in old.areas:
+        if a.id not in new_ids:
+            changes.append(Change(kind="area-removed", before=Place(area=a.id)))
+    for a in new.areas:
+        was = old_areas.get(a.id)
+        if was is None:
+            changes.append(Change(kind="area-added", after=Place(area=a.id)))
+            continue
+        area_fields: tuple[str, ...] = (("order",) if a.id in moved else ()) \
+            + tuple(f for f in ("name", "source") if getattr(was, f) != getattr(a, f))
+        if area_fields:
+            changes.append(Change(kind="area-changed", before=Place(area=was.id), after=Place(area=a.id),
+                                  fields=area_fields))
+    return changes
+
+
 def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_name: str | None = None) -> Comparison:
     """Everything that differs between two catalogues (`old_name` is the old one's git revision; the new one
-    is the working tree unless `new_name` names a revision): listing entries, then label by label and plan
-    entry by plan entry every value, then the not-shown register."""
-    changes: list[Change] = []
+    is the working tree unless `new_name` names a revision): the service and its areas, listing entries, then
+    label by label and plan entry by plan entry every value, then the not-shown register."""
+    changes: list[Change] = _service_changes(old.service, new.service)
     unchanged: list[Unchanged] = []
     matched = _match_entries(old, new)
     kept = {e.position for e in matched.values()}
@@ -400,12 +448,11 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
             changes.append(Change(kind="label-removed", before=Place(label=va.label)))
             for pa in va.plans:
                 _unlisted(old.entries, va, pa, None, (), changes)
-    common_old = [v.label for v in old.versions if v.label in new_labels]
-    common_new = [v.label for v in new.versions if v.label in common_old]
+    labels_moved = _moved([v.label for v in old.versions], [v.label for v in new.versions])
     for i, vb in enumerate(new.versions):
         va = old.version(vb.label)
         if va is not None:
-            fields: tuple[str, ...] = (("order",) if common_old.index(vb.label) != common_new.index(vb.label) else ()) \
+            fields: tuple[str, ...] = (("order",) if vb.label in labels_moved else ()) \
                 + tuple(f for f in ("plan_table", "value_column", "plan_table_source", "source")
                         if getattr(va, f) != getattr(vb, f))
             if fields:
@@ -418,11 +465,17 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
             for pb in vb.plans:
                 _listed(new, None, vb, pb, changes, unchanged)
             continue
+        plans_moved = _moved([p.name for p in va.plans], [p.name for p in vb.plans])
         for pb in vb.plans:
             pa = va.plan(pb.name)
             if pa is None:
                 _listed(new, vb.label, vb, pb, changes, unchanged)
                 continue
+            plan_fields: tuple[PlanField, ...] = (("order",) if pb.name in plans_moved else ()) \
+                + (("source",) if pa.source != pb.source else ())
+            if plan_fields:
+                changes.append(Change(kind="plan-changed", before=Place(label=va.label, plan=pa.name),
+                                      after=Place(label=vb.label, plan=pb.name), fields=plan_fields))
             old_values = {o.position: (o, v) for o, v in zip(old.entries, pa.values)}
             new_values = {e.position: v for e, v in zip(new.entries, pb.values)}
             pairs = []

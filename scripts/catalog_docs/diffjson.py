@@ -2,7 +2,7 @@
 json`). Its JSON Schema is `schemas/diff.schema.json`, published as /downloads/diff.schema.json.
 
 Fields hold identifiers and values only, never display text: each record gives, on each side, the label,
-plan entry, listing entry, value or not-shown item it is on (null where that side has none).
+plan entry, listing entry, value, not-shown item, service or area it is on (null where that side has none).
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from .compare import Change, Comparison, Place, Side
 from .layout import DOWNLOAD_SCHEMA_DIR
 
 FORMAT = "catalog-docs-diff"
-FORMAT_VERSION = "1.1"
+FORMAT_VERSION = "1.2"
 """MAJOR.MINOR, as catalog.json's: the major number goes up when a field is removed or changes meaning, the
-minor one when a field or a change kind is added (1.1: label-changed)."""
+minor one when a field or a change kind is added (1.1: label-changed; 1.2: plan-changed, service-changed,
+area-added, area-removed, area-changed, and a place's service and area)."""
 SCHEMA_NAME = "diff"
 SCHEMA_PATH = DOWNLOAD_SCHEMA_DIR / f"{SCHEMA_NAME}.schema.json"
 
@@ -30,7 +31,7 @@ def _place(p: Place | None) -> dict[str, Any] | None:
     if p is None:
         return None
     return {"label": p.label, "plan": p.plan, "position": p.position, "path": p.path, "value": p.value,
-            "not_shown": p.not_shown, "section": p.section}
+            "not_shown": p.not_shown, "section": p.section, "service": p.service, "area": p.area}
 
 
 def _change(c: Change) -> dict[str, Any]:

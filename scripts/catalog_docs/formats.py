@@ -30,11 +30,16 @@ COMMENT_BUDGET = COMMENT_LIMIT - 1_536
 
 # (singular, plural) of each kind, as counted in the summary.
 KIND_NOUNS: dict[ChangeKind, tuple[str, str]] = {
+    "service-changed": ("service changed", "service changed"),  # one service: at most one record
+    "area-added": ("area added", "areas added"),
+    "area-removed": ("area removed", "areas removed"),
+    "area-changed": ("area changed", "areas changed"),
     "label-added": ("version label added", "version labels added"),
     "label-removed": ("version label removed", "version labels removed"),
     "label-changed": ("version label changed", "version labels changed"),
     "plan-added": ("plan entry added", "plan entries added"),
     "plan-removed": ("plan entry removed", "plan entries removed"),
+    "plan-changed": ("plan entry changed", "plan entries changed"),
     "entry-added": ("listing entry added", "listing entries added"),
     "entry-removed": ("listing entry removed", "listing entries removed"),
     "entry-changed": ("listing entry changed", "listing entries changed"),
@@ -45,9 +50,11 @@ KIND_NOUNS: dict[ChangeKind, tuple[str, str]] = {
     "not-shown-removed": ("not-shown item removed", "not-shown items removed"),
     "not-shown-changed": ("not-shown item changed", "not-shown items changed"),
 }
-# Structural changes first (what exists), then values, then the register; the order of the summary.
+# The service and its areas, then structural changes (what exists), then values, then the register; the
+# order of the summary.
 _ORDER: tuple[ChangeKind, ...] = (
-    "label-added", "label-removed", "label-changed", "plan-added", "plan-removed", "entry-added", "entry-removed",
+    "service-changed", "area-added", "area-removed", "area-changed", "label-added", "label-removed",
+    "label-changed", "plan-added", "plan-removed", "plan-changed", "entry-added", "entry-removed",
     "entry-changed", "value-changed", "value-added", "value-removed", "not-shown-added", "not-shown-removed",
     "not-shown-changed",
 )
@@ -62,12 +69,13 @@ def plural(n: int, one: str, many: str) -> str:
 # ---- grouping (formatting only: the records come grouped; this gathers them under headings) ---------------
 
 GroupKey = tuple[str, str | None, str | None]
-"""("entries" | "label" | "not-shown", label, plan entry)."""
+"""("service" | "entries" | "label" | "not-shown", label, plan entry)."""
 
 
 @dataclass(slots=True)
 class Group:
-    """The records under one heading: listing entries, one (label, plan entry), or the register."""
+    """The records under one heading: the service and its areas, listing entries, one (label, plan entry), or
+    the register."""
 
     key: GroupKey
     records: list[Change] = field(default_factory=list)
@@ -100,6 +108,8 @@ class Group:
 
 
 def _key(c: Change) -> GroupKey:
+    if c.kind == "service-changed" or c.kind.startswith("area-"):
+        return ("service", None, None)
     if c.kind.startswith("entry-"):
         return ("entries", None, None)
     if c.kind.startswith("not-shown-"):
@@ -156,6 +166,8 @@ def _entry(c: Change | Unchanged, side: Literal["after", "before"] = "after") ->
 def heading(g: Group, cmp: Comparison, name: Name) -> str:
     """The heading of a group."""
     kind, label, plan = g.key
+    if kind == "service":
+        return "Service and areas"
     if kind == "entries":
         return "Listing entries"
     if kind == "not-shown":
@@ -182,6 +194,23 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
                      "value_column": "value column changed", "plan_table_source": "plan table source changed",
                      "source": "source changed"}
             return f"Version label {name(a.label)}: {'; '.join(words.get(f, f) for f in c.fields)}."
+        case "plan-changed":
+            words = {"order": "moved in the order of plan entries", "source": "source changed"}
+            return (f"Plan entry {name(a.plan)} under {name(a.label)}: "
+                    f"{'; '.join(words.get(f, f) for f in c.fields)}.")
+        case "service-changed":
+            words = {"summary": "summary changed", "source": "source changed",
+                     "base_url_source": "base URL source changed", "lock_values_source": "lock values source changed"}
+            parts = [f"name {name(b.service)} → {name(a.service)}" if f == "name" else words.get(f, f)
+                     for f in c.fields]
+            return f"Service {name(a.service)}: {'; '.join(parts)}."
+        case "area-added":
+            return f"Area {name(a.area)} added."
+        case "area-removed":
+            return f"Area {name(b.area)} removed."
+        case "area-changed":
+            words = {"order": "moved in the order of areas", "name": "name changed", "source": "source changed"}
+            return f"Area {name(a.area)}: {'; '.join(words.get(f, f) for f in c.fields)}."
         case "plan-added":
             where = f"not listed under {name(b.label)}" if b.label is not None else "a new label"
             if c.basis is None:
