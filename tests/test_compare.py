@@ -182,12 +182,15 @@ def test_catalogue_against_catalogue(tmp_path: Path) -> None:
     }))
     cmp = compare_catalogs(old, new, "main")
     assert (cmp.mode, cmp.from_side, cmp.to_side) == ("revisions", "main", "working tree")
+    assert cmp.changes[0].fields == ("plan_entries",)
     got = [(c.kind, c.before.label, c.before.plan, c.before.position, c.before.path, c.before.value,
             c.after.label, c.after.plan, c.after.position, c.after.path, c.after.value) for c in cmp.changes
            if not c.kind.startswith("not-shown")]
     n = None
     assert got == [
-        # Listing entries first.
+        # The service first: PLAN B is a plan entry name the old catalogue did not declare.
+        ("service-changed", n, n, n, n, n, n, n, n, n, n),
+        # Then listing entries.
         ("entry-removed", n, n, 2, "/fakeBeta", n, n, n, n, n, n),
         ("entry-changed", n, n, 3, "/fakeGamma", n, n, n, 2, "/fakeGamma", n),
         ("entry-changed", n, n, 4, "/fakeEpsilon", n, n, n, 4, "/fakeDelta", n),

@@ -491,3 +491,18 @@ def test_against_an_edit_that_changes_nothing_has_no_such_record(capsys: pytest.
     for text_or_md in (text, md):
         assert "moved in the order" not in text_or_md and "Service changed" not in text_or_md
         assert "Area fake-new added." in text_or_md.replace("`", "")
+
+
+def test_against_the_plan_entries_the_service_declares(capsys: pytest.CaptureFixture[str], repo: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # Their order is the order of every page's plan columns; a name no label lists yet still adds a column.
+    service = repo / "catalog" / "service.yaml"
+    edit_yaml(service, lambda d: d.update(plan_entries=list(reversed(d["plan_entries"]))))
+    data, text, md = against_head(capsys, repo, monkeypatch)
+    assert [(c["kind"], c["fields"]) for c in data["changes"]] == [("service-changed", ["plan_entry_order"])]
+    assert "plan entries moved in the order of plan columns." in text and "| Service changed | 1 |" in md
+    git(repo, "commit", "-q", "-am", "plan columns reversed")
+    edit_yaml(service, lambda d: d["plan_entries"].append("PLAN Z"))
+    data, text, md = against_head(capsys, repo, monkeypatch)
+    assert [(c["kind"], c["fields"]) for c in data["changes"]] == [("service-changed", ["plan_entries"])]
+    assert "plan entry names added or removed." in text

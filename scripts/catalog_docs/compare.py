@@ -52,7 +52,8 @@ EntryField = Literal["position", "path", "area", "version_marker", "source", "no
 NotShownField = Literal["topic", "detail", "section", "scope", "entries"]
 LabelField = Literal["order", "plan_table", "value_column", "plan_table_source", "source"]
 PlanField = Literal["order", "source"]
-ServiceField = Literal["name", "summary", "source", "base_url_source", "lock_values_source"]
+ServiceField = Literal["name", "summary", "source", "base_url_source", "lock_values_source", "plan_entries",
+                       "plan_entry_order"]
 AreaField = Literal["order", "name", "source"]
 
 
@@ -395,11 +396,15 @@ def _moved(old: list[str], new: list[str]) -> set[str]:
     return {a for a, b in zip(kept_old, kept_new) if a != b}
 
 
-def _service_changes(old: Service, new: Service) -> list[Change]:
-    """service-changed (its own fields), then area-removed, area-added and area-changed (areas matched by id)."""
+def _service_changes(old_catalog: Catalog, new_catalog: Catalog) -> list[Change]:
+    """service-changed (its own fields; the plan entry names it declares, added or removed; their order, which
+    is the order of every page's plan columns), then area-removed, area-added and area-changed (areas matched by id)."""
+    old, new = old_catalog.service, new_catalog.service
     changes: list[Change] = []
     fields = tuple(f for f in ("name", "summary", "source", "base_url_source", "lock_values_source")
-                   if getattr(old, f) != getattr(new, f))
+                   if getattr(old, f) != getattr(new, f)) \
+        + (("plan_entries",) if set(old_catalog.plan_names) != set(new_catalog.plan_names) else ()) \
+        + (("plan_entry_order",) if _moved(list(old_catalog.plan_names), list(new_catalog.plan_names)) else ())
     if fields:
         changes.append(Change(kind="service-changed", before=Place(service=old.name), after=Place(service=new.name),
                               fields=fields))
@@ -426,7 +431,7 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
     """Everything that differs between two catalogues (`old_name` is the old one's git revision; the new one
     is the working tree unless `new_name` names a revision): the service and its areas, listing entries, then
     label by label and plan entry by plan entry every value, then the not-shown register."""
-    changes: list[Change] = _service_changes(old.service, new.service)
+    changes: list[Change] = _service_changes(old, new)
     unchanged: list[Unchanged] = []
     matched = _match_entries(old, new)
     kept = {e.position for e in matched.values()}

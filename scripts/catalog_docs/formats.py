@@ -200,7 +200,9 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
                     f"{'; '.join(words.get(f, f) for f in c.fields)}.")
         case "service-changed":
             words = {"summary": "summary changed", "source": "source changed",
-                     "base_url_source": "base URL source changed", "lock_values_source": "lock values source changed"}
+                     "base_url_source": "base URL source changed", "lock_values_source": "lock values source changed",
+                     "plan_entries": "plan entry names added or removed",
+                     "plan_entry_order": "plan entries moved in the order of plan columns"}
             parts = [f"name {name(b.service)} → {name(a.service)}" if f == "name" else words.get(f, f)
                      for f in c.fields]
             return f"Service {name(a.service)}: {'; '.join(parts)}."
