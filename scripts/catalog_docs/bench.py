@@ -69,6 +69,34 @@ def _time_templates(catalog: Any) -> dict[str, float]:
     return spent
 
 
+def _builder_command(builder: str) -> list[str] | None:
+    """The strict build command of `builder` (mkdocs on mkdocs-bare.yml, Zensical on zensical.yml), or None
+    when Zensical is not installed."""
+    if builder == "mkdocs":
+        return [str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"]
+    exe = BIN / "zensical"
+    return [str(exe), "build", "--strict", "--clean", "-f", "zensical.yml"] if exe.exists() else None
+
+
+def _build_against(report: Report, case: str, folder: Path, builders: list[str], prefix: str, ratio: str,
+                   note: str, env: dict[str, str] | None = None) -> None:
+    """Build the project in `folder` with each builder, record `{prefix}_{builder}_build_s`, and our build
+    time (bench_catalog's `{builder}_build_s`) over it as `{builder}_{ratio}`. The ratio is taken of the
+    figures as printed, so that dividing them gives the printed ratio."""
+    for builder in builders:
+        cmd = _builder_command(builder)
+        if cmd is None:
+            continue
+        wall, cpu, ok, tail = _run(cmd, folder, env)
+        report.add(case, f"{prefix}_{builder}_build_s", wall if ok else "failed", "s", cpu_s=round(cpu, 3), ok=ok,
+                   **({} if ok else {"output": tail}))
+        ours = next((r for r in report.rows if r["case"] == case and r["metric"] == f"{builder}_build_s"), None)
+        theirs, cpu = report.get(case, f"{prefix}_{builder}_build_s"), round(cpu, 3)
+        if ok and ours and isinstance(ours["value"], float) and isinstance(theirs, float) and theirs > 0:
+            report.add(case, f"{builder}_{ratio}", round(ours["value"] / theirs, 2), "x",
+                       cpu_ratio=round(ours["cpu_s"] / cpu, 2) if cpu > 0 else None, note=note.format(builder=builder))
+
+
 def make_project(project: Path, catalog_files: dict[str, str] | None) -> None:
     """A throw-away copy of the site project around a catalogue: config, overrides (theme assets included)
     and hook from this repository (linked or copied), and either a synthetic catalogue or the real one."""
@@ -213,16 +241,11 @@ def bench_catalog(report: Report, case: str, project: Path, repeat: int, builder
 
     slugs = [e.slug for e in catalog.entries]
     for builder in builders:
-        if builder == "mkdocs":
-            cmd = [str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"]
-            site = project / "site"
-        else:
-            exe = BIN / "zensical"
-            if not exe.exists():
-                report.add(case, "zensical_build_s", "not installed (pip install -e '.[zensical]')")
-                continue
-            cmd = [str(exe), "build", "--strict", "--clean", "-f", "zensical.yml"]
-            site = project / "site-zensical"
+        cmd = _builder_command(builder)
+        if cmd is None:
+            report.add(case, "zensical_build_s", "not installed (pip install -e '.[zensical]')")
+            continue
+        site = project / ("site" if builder == "mkdocs" else "site-zensical")
         shutil.rmtree(site, ignore_errors=True)
         wall_b, cpu_b, ok, tail = _run(cmd, project)
         report.add(case, f"{builder}_build_s", wall_b if ok else "failed", "s", cpu_s=round(cpu_b, 3), ok=ok,
@@ -240,8 +263,7 @@ def bench_make_site(report: Report, project: Path) -> None:
     wall, _, ok, tail = _run(make + ["BUILDER=mkdocs"], project)
     report.add("real", "make_site_first_s", wall if ok else "failed", "s", ok=ok, **({} if ok else {"output": tail}))
     walls = [_run(make, project)[0] for _ in range(3)]
-    bare = [_run([str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"], project)[0]
-            for _ in range(3)]
+    bare = [_run(_builder_command("mkdocs") or [], project)[0] for _ in range(3)]
     report.add("real", "make_site_s", min(walls), "s", note="make site with the pages already rendered")
     report.add("real", "bare_mkdocs_build_s", min(bare), "s", note="mkdocs build without the hook")
     report.add("real", "make_site_over_bare", round(min(walls) / min(bare), 3), "x")
@@ -352,23 +374,8 @@ def bench_control(report: Report, case: str, project: Path, builders: list[str])
     control = project.parent / f"{project.name}-control"
     pages = make_control_project(project, control)
     report.add(case, "control_pages", pages, note="plain Material pages, same config, theme and page paths")
-    for builder in builders:
-        if builder == "mkdocs":
-            cmd = [str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"]
-        elif (BIN / "zensical").exists():
-            cmd = [str(BIN / "zensical"), "build", "--strict", "--clean", "-f", "zensical.yml"]
-        else:
-            continue
-        wall, cpu, ok, tail = _run(cmd, control)
-        report.add(case, f"control_{builder}_build_s", wall if ok else "failed", "s", cpu_s=round(cpu, 3), ok=ok,
-                   **({} if ok else {"output": tail}))
-        ours = next((r for r in report.rows if r["case"] == case and r["metric"] == f"{builder}_build_s"), None)
-        # The ratio of the figures as printed, so that dividing them gives the printed ratio.
-        wall, cpu = report.get(case, f"control_{builder}_build_s"), round(cpu, 3)
-        if ok and ours and isinstance(ours["value"], float) and wall > 0:
-            report.add(case, f"{builder}_cost_per_page_vs_control", round(ours["value"] / wall, 2), "x",
-                       cpu_ratio=round(ours["cpu_s"] / cpu, 2) if cpu > 0 else None,
-                       note=f"our {builder} build time per page over the control site's, same run")
+    _build_against(report, case, control, builders, "control", "cost_per_page_vs_control",
+                   "our {builder} build time per page over the control site's, same run")
     shutil.rmtree(control, ignore_errors=True)
 
 
@@ -408,22 +415,8 @@ def bench_baseline(report: Report, case: str, project: Path, src: Path, commit: 
         report.add(case, "baseline_render", "failed", output=tail)
         shutil.rmtree(base, ignore_errors=True)
         return
-    for builder in builders:
-        if builder == "mkdocs":
-            cmd = [str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"]
-        elif (BIN / "zensical").exists():
-            cmd = [str(BIN / "zensical"), "build", "--strict", "--clean", "-f", "zensical.yml"]
-        else:
-            continue
-        wall, cpu, ok, tail = _run(cmd, base, env)
-        report.add(case, f"baseline_{builder}_build_s", wall if ok else "failed", "s", cpu_s=round(cpu, 3), ok=ok,
-                   **({} if ok else {"output": tail}))
-        ours = next((r for r in report.rows if r["case"] == case and r["metric"] == f"{builder}_build_s"), None)
-        theirs = report.get(case, f"baseline_{builder}_build_s")
-        if ok and ours and isinstance(ours["value"], float) and isinstance(theirs, float) and theirs > 0:
-            report.add(case, f"{builder}_build_vs_baseline", round(ours["value"] / theirs, 2), "x",
-                       cpu_ratio=round(ours["cpu_s"] / round(cpu, 3), 2) if cpu > 0 else None,
-                       note=f"our {builder} build time over {commit}'s, same catalogue, same run")
+    _build_against(report, case, base, builders, "baseline", "build_vs_baseline",
+                   f"our {{builder}} build time over {commit}'s, same catalogue, same run", env)
     shutil.rmtree(base, ignore_errors=True)
 
 
