@@ -21,7 +21,10 @@ from markupsafe import Markup
 from .escape import md_escape
 from .model import ListingEntry
 
-NOT_LISTED = Markup('<span class="not-listed" title="This label does not list this plan entry">not listed</span>')
+_NOT_LISTED_TITLE = "This label does not list this plan entry"
+NOT_LISTED = Markup(f'<span class="not-listed" title="{_NOT_LISTED_TITLE}">not listed</span>')
+NOT_LISTED_CELL = Markup(f'<td class="not-listed" title="{_NOT_LISTED_TITLE}">not listed</td>')
+"""The mark as a whole table cell, for a cell that holds nothing else (see _lock_cell)."""
 CHANGED = Markup('<span class="changed" title="Differs from the previous label: the latest earlier label that '
                  'lists this plan entry">changed</span>')
 """Changed since the previous label. Not to be confused with PLANS_DIFFER, a difference within one label."""
@@ -81,9 +84,6 @@ def do_lock(value: str) -> Markup:
         shown = md_escape(value)
         html = _LOCK_HTML[value] = Markup(f'<span class="lock lock-{shown}">{shown}</span>')
     return html
-
-
-NOT_LISTED_CELL = Markup('<td class="not-listed" title="This label does not list this plan entry">not listed</td>')
 
 
 _LOCK_CELL: dict[str, str] = {}
