@@ -16,6 +16,7 @@ import os
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -78,23 +79,36 @@ def _builder_command(builder: str) -> list[str] | None:
     return [str(exe), "build", "--strict", "--clean", "-f", "zensical.yml"] if exe.exists() else None
 
 
-def _build_against(report: Report, case: str, folder: Path, builders: list[str], prefix: str, ratio: str,
-                   note: str, env: dict[str, str] | None = None) -> None:
-    """Build the project in `folder` with each builder, record `{prefix}_{builder}_build_s`, and our build
-    time (bench_catalog's `{builder}_build_s`) over it as `{builder}_{ratio}`. The ratio is taken of the
-    figures as printed, so that dividing them gives the printed ratio."""
+def _build_against(report: Report, case: str, project: Path, folder: Path, builders: list[str], prefix: str,
+                   ratio: str, note: str, env: dict[str, str] | None = None, rounds: int = 1) -> None:
+    """Build our project and the one in `folder` with each builder, one after the other, `rounds` times.
+    Records `{prefix}_{builder}_build_s` (the median of its builds) and `{builder}_{ratio}`: the median of
+    the rounds' ratios of our build time to it. The two builds of a round run back to back, so a busy minute
+    slows both; the median keeps one outlying round from moving the figure. Each round's pair of wall-clock
+    times is in the row (`rounds`), to recompute the ratio from."""
     for builder in builders:
         cmd = _builder_command(builder)
         if cmd is None:
             continue
-        wall, cpu, ok, tail = _run(cmd, folder, env)
-        report.add(case, f"{prefix}_{builder}_build_s", wall if ok else "failed", "s", cpu_s=round(cpu, 3), ok=ok,
-                   **({} if ok else {"output": tail}))
-        ours = next((r for r in report.rows if r["case"] == case and r["metric"] == f"{builder}_build_s"), None)
-        theirs, cpu = report.get(case, f"{prefix}_{builder}_build_s"), round(cpu, 3)
-        if ok and ours and isinstance(ours["value"], float) and isinstance(theirs, float) and theirs > 0:
-            report.add(case, f"{builder}_{ratio}", round(ours["value"] / theirs, 2), "x",
-                       cpu_ratio=round(ours["cpu_s"] / cpu, 2) if cpu > 0 else None, note=note.format(builder=builder))
+        runs: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        failed = ""
+        for _ in range(rounds):
+            ours_wall, ours_cpu, ours_ok, ours_tail = _run(cmd, project)
+            wall, cpu, ok, tail = _run(cmd, folder, env)
+            if not (ok and ours_ok):
+                failed = tail if not ok else ours_tail
+                break
+            runs.append(((ours_wall, ours_cpu), (wall, cpu)))
+        if failed or not runs:
+            report.add(case, f"{prefix}_{builder}_build_s", "failed", "s", ok=False, output=failed)
+            continue
+        theirs = [t for _, t in runs]
+        report.add(case, f"{prefix}_{builder}_build_s", statistics.median(w for w, _ in theirs), "s",
+                   cpu_s=round(statistics.median(c for _, c in theirs), 3), ok=True)
+        cpu_ratios = [o[1] / t[1] for o, t in runs if t[1] > 0]
+        report.add(case, f"{builder}_{ratio}", round(statistics.median(o[0] / t[0] for o, t in runs), 2), "x",
+                   cpu_ratio=round(statistics.median(cpu_ratios), 2) if cpu_ratios else None,
+                   rounds=[[round(o[0], 3), round(t[0], 3)] for o, t in runs], note=note.format(builder=builder))
 
 
 def make_project(project: Path, catalog_files: dict[str, str] | None) -> None:
@@ -368,14 +382,15 @@ def make_control_project(project: Path, control: Path) -> int:
     return len(pages)
 
 
-def bench_control(report: Report, case: str, project: Path, builders: list[str]) -> None:
+def bench_control(report: Report, case: str, project: Path, builders: list[str], rounds: int = 3) -> None:
     """Build the control site of `case` with each builder in this run and report our cost per page as a
     ratio to it (same page count, so the ratio of build times), by wall-clock and by processor time."""
     control = project.parent / f"{project.name}-control"
     pages = make_control_project(project, control)
     report.add(case, "control_pages", pages, note="plain Material pages, same config, theme and page paths")
-    _build_against(report, case, control, builders, "control", "cost_per_page_vs_control",
-                   "our {builder} build time per page over the control site's, same run")
+    _build_against(report, case, project, control, builders, "control", "cost_per_page_vs_control",
+                   "our {builder} build time per page over the control site's: median of rounds, same run",
+                   rounds=rounds)
     shutil.rmtree(control, ignore_errors=True)
 
 
@@ -415,7 +430,7 @@ def bench_baseline(report: Report, case: str, project: Path, src: Path, commit: 
         report.add(case, "baseline_render", "failed", output=tail)
         shutil.rmtree(base, ignore_errors=True)
         return
-    _build_against(report, case, base, builders, "baseline", "build_vs_baseline",
+    _build_against(report, case, project, base, builders, "baseline", "build_vs_baseline",
                    f"our {{builder}} build time over {commit}'s, same catalogue, same run", env)
     shutil.rmtree(base, ignore_errors=True)
 
@@ -473,6 +488,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plans", type=int, default=4, help="plan entries (default 4)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each in-process stage; the best counts")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="back-to-back builds of ours and the control site; the median ratio counts (default 3)")
     parser.add_argument("--builders", default="mkdocs,zensical", help="site builders to time (default mkdocs,zensical)")
     parser.add_argument("--baseline", metavar="REV", default=None,
                         help="also render and build each synthetic catalogue with the code of git revision REV "
@@ -502,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
         make_project(project, synth_files(SynthSpec(operations=n, versions=args.versions, plans=args.plans,
                                                     seed=args.seed)))
         bench_catalog(report, case, project, args.repeat, builders)
-        bench_control(report, case, project, builders)
+        bench_control(report, case, project, builders, args.rounds)
         if commit is not None:
             bench_baseline(report, case, project, src, commit, builders)
     if sizes and "mkdocs" in builders:
