@@ -74,7 +74,7 @@ site: $(SITE_STAMP) $(if $(filter zensical,$(BUILDER)),$(TEST_STAMP) render) ## 
 	@mkdir -p docs  # mkdocs refuses a missing docs_dir before its hook can render into it
 	$(BUILD_$(BUILDER))
 
-bench: $(TEST_STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~4 min; BASELINE=REV compares with a git revision)
+bench: $(TEST_STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~7 min; BASELINE=REV compares with a git revision)
 	$(BIN)/python -m catalog_docs.bench --out bench-out $(if $(BASELINE),--baseline $(BASELINE))
 
 $(LIGHTHOUSE): tools/lighthouse/package-lock.json
