@@ -74,3 +74,22 @@ def test_an_unknown_baseline_revision_is_a_clear_error(tmp_path: Path, capsys: p
     assert bench_main(["--out", str(tmp_path), "--baseline", "no-such-revision-x", "--sizes", ""]) == 2
     err = capsys.readouterr().err
     assert err.startswith("catalog_docs.bench: error: --baseline 'no-such-revision-x': ") and "Traceback" not in err
+
+
+def test_a_revision_with_a_link_to_an_absolute_path_still_extracts(tmp_path: Path) -> None:
+    """A throw-away repository may commit `node_modules` as a link to an absolute path (test_catalog_edits
+    does): the link is skipped, everything else is extracted."""
+    import tarfile
+
+    from catalog_docs.bench import _tree_filter
+
+    link = tarfile.TarInfo("node_modules")
+    link.type, link.linkname = tarfile.SYMTYPE, "/elsewhere/node_modules"
+    inside = tarfile.TarInfo("overrides/link")
+    inside.type, inside.linkname = tarfile.SYMTYPE, "../mkdocs.yml"
+    assert _tree_filter(link, str(tmp_path)) is None
+    assert _tree_filter(inside, str(tmp_path)) is not None
+    escaping = tarfile.TarInfo("overrides/out")
+    escaping.type, escaping.linkname = tarfile.SYMTYPE, "../../../etc/passwd"
+    with pytest.raises(tarfile.FilterError):  # still the safe filter for anything else
+        _tree_filter(escaping, str(tmp_path))

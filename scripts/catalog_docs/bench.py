@@ -396,6 +396,14 @@ def bench_control(report: Report, case: str, project: Path, builders: list[str],
 
 # --- Baseline: the same build by the code of another git revision, in this run (issue 15) -----------------
 
+def _tree_filter(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+    """tarfile's safe `data` filter, skipping a committed link to an absolute path (a `node_modules` link in
+    a test's throw-away repository): nothing a build reads, and the filter would refuse the whole archive."""
+    if member.issym() and os.path.isabs(member.linkname):
+        return None
+    return tarfile.data_filter(member, dest)
+
+
 def extract_revision(rev: str, dest: Path) -> str:
     """The files of git revision `rev` of this repository in `dest` (`git archive`: the repository's own
     state, worktrees included, is left alone). Returns the commit's short hash."""
@@ -405,7 +413,7 @@ def extract_revision(rev: str, dest: Path) -> str:
     dest.mkdir(parents=True)
     archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True, check=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(dest, filter="data")
+        tar.extractall(dest, filter=_tree_filter)
     return commit
 
 
