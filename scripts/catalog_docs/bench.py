@@ -70,11 +70,14 @@ def _time_templates(catalog: Any) -> dict[str, float]:
     return spent
 
 
+MKDOCS_BUILD = [str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"]
+
+
 def _builder_command(builder: str) -> list[str] | None:
     """The strict build command of `builder` (mkdocs on mkdocs-bare.yml, Zensical on zensical.yml), or None
     when Zensical is not installed."""
     if builder == "mkdocs":
-        return [str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"]
+        return MKDOCS_BUILD
     exe = BIN / "zensical"
     return [str(exe), "build", "--strict", "--clean", "-f", "zensical.yml"] if exe.exists() else None
 
@@ -111,20 +114,27 @@ def _build_against(report: Report, case: str, project: Path, folder: Path, build
                    rounds=[[round(o[0], 3), round(t[0], 3)] for o, t in runs], note=note.format(builder=builder))
 
 
-def make_project(project: Path, catalog_files: dict[str, str] | None) -> None:
-    """A throw-away copy of the site project around a catalogue: config, overrides (theme assets included)
-    and hook from this repository (linked or copied), and either a synthetic catalogue or the real one."""
+def _lay_out(project: Path, tree: Path) -> None:
+    """A fresh project folder around the sources of `tree` (this repository, or a revision extracted by
+    extract_revision): an empty docs/, the overrides, package and project files linked, mkdocs.yml copied,
+    and the builders' configurations: mkdocs-bare.yml, the same without its hooks (a bare build of
+    already-rendered pages), and zensical.yml, writing to site-zensical/."""
     if project.exists():
         shutil.rmtree(project)
     (project / "docs").mkdir(parents=True)
     for name in ("overrides", "scripts", "pyproject.toml", "requirements"):
-        (project / name).symlink_to(ROOT / name)
-    shutil.copyfile(ROOT / "mkdocs.yml", project / "mkdocs.yml")
-    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    # The same configuration without the hook: a bare build of already-rendered pages.
-    (project / "mkdocs-bare.yml").write_text(config.replace("hooks:\n  - scripts/catalog_docs/mkdocs_hook.py\n", ""),
+        (project / name).symlink_to(tree / name)
+    shutil.copyfile(tree / "mkdocs.yml", project / "mkdocs.yml")
+    config = (tree / "mkdocs.yml").read_text(encoding="utf-8")
+    (project / "mkdocs-bare.yml").write_text(re.sub(r"^hooks:\n(?:  - .*\n)+", "", config, flags=re.M),
                                              encoding="utf-8")
     (project / "zensical.yml").write_text(config.replace("site_dir: site", "site_dir: site-zensical"), encoding="utf-8")
+
+
+def make_project(project: Path, catalog_files: dict[str, str] | None) -> None:
+    """A throw-away copy of the site project around a catalogue: config, overrides (theme assets included)
+    and hook from this repository (linked or copied), and either a synthetic catalogue or the real one."""
+    _lay_out(project, ROOT)
     if catalog_files is None:
         shutil.copytree(ROOT / "catalog", project / "catalog")
     else:
@@ -277,7 +287,7 @@ def bench_make_site(report: Report, project: Path) -> None:
     wall, _, ok, tail = _run(make + ["BUILDER=mkdocs"], project)
     report.add("real", "make_site_first_s", wall if ok else "failed", "s", ok=ok, **({} if ok else {"output": tail}))
     walls = [_run(make, project)[0] for _ in range(3)]
-    bare = [_run(_builder_command("mkdocs") or [], project)[0] for _ in range(3)]
+    bare = [_run(MKDOCS_BUILD, project)[0] for _ in range(3)]
     report.add("real", "make_site_s", min(walls), "s", note="make site with the pages already rendered")
     report.add("real", "bare_mkdocs_build_s", min(bare), "s", note="mkdocs build without the hook")
     report.add("real", "make_site_over_bare", round(min(walls) / min(bare), 3), "x")
@@ -421,14 +431,8 @@ def bench_baseline(report: Report, case: str, project: Path, src: Path, commit: 
     """Render `project`'s catalogue with the code in `src` (a revision extracted by extract_revision), build
     it with each builder as bench_catalog built ours, and report our build time as a ratio to it."""
     base = project.parent / f"{project.name}-baseline"
-    shutil.rmtree(base, ignore_errors=True)
-    (base / "docs").mkdir(parents=True)
-    for name in ("overrides", "scripts"):
-        (base / name).symlink_to(src / name)
+    _lay_out(base, src)
     shutil.copytree(project / "catalog", base / "catalog")
-    config = re.sub(r"^hooks:\n(?:  - .*\n)+", "", (src / "mkdocs.yml").read_text(encoding="utf-8"), flags=re.M)
-    (base / "mkdocs-bare.yml").write_text(config, encoding="utf-8")
-    (base / "zensical.yml").write_text(config.replace("site_dir: site", "site_dir: site-zensical"), encoding="utf-8")
     env = {"PYTHONPATH": str(src / "scripts")}  # that revision's package, in the same interpreter and libraries
     render = [sys.executable, "-c", "import sys; from catalog_docs.cli import main; sys.exit(main(sys.argv[1:]))",
               "render", "--catalog", str(base / "catalog"), "--out", str(base / "docs")]
