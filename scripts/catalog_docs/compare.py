@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .errors import CatalogDocsError
-from .model import Catalog, ListingEntry, PlanEntry, Service, VersionLabel
+from .model import Catalog, ListingEntry, PlanEntry, VersionLabel
 
 ChangeKind = Literal[
     "value-changed",
