@@ -179,6 +179,22 @@ def heading(g: Group, cmp: Comparison, name: Name) -> str:
     return f"{name(label)} · plan entry {name(plan)}"
 
 
+_FIELD_WORDS = {"name": "name changed", "summary": "summary changed", "source": "source changed",
+                "plan_table": "plan table title changed", "value_column": "value column changed",
+                "plan_table_source": "plan table source changed", "base_url_source": "base URL source changed",
+                "lock_values_source": "lock values source changed",
+                "plan_entries": "plan entry names added or removed",
+                "plan_entry_order": "plan entries moved in the order of plan columns"}
+"""How a changed field of a label, plan entry, service or area reads (`order` is said per kind)."""
+
+
+def _fields(c: Change, order_of: str = "", **instead: str) -> str:
+    """The changed fields of `c`, in its order: `order` as "moved in the order of {order_of}", a field
+    given in `instead` as that text, any other in _FIELD_WORDS' words."""
+    return "; ".join(instead[f] if f in instead else f"moved in the order of {order_of}" if f == "order"
+                     else _FIELD_WORDS.get(f, f) for f in c.fields)
+
+
 def describe(c: Change, cmp: Comparison, name: Name) -> str:
     """One sentence for a record that is not a value record."""
     b, a = c.before, c.after
@@ -190,29 +206,17 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
             return (f"Version label {name(b.label)} removed; its values are only in the catalogue at "
                     f"{name(cmp.from_side)}.")
         case "label-changed":
-            words = {"order": "moved in the order of labels", "plan_table": "plan table title changed",
-                     "value_column": "value column changed", "plan_table_source": "plan table source changed",
-                     "source": "source changed"}
-            return f"Version label {name(a.label)}: {'; '.join(words.get(f, f) for f in c.fields)}."
+            return f"Version label {name(a.label)}: {_fields(c, 'labels')}."
         case "plan-changed":
-            words = {"order": "moved in the order of plan entries", "source": "source changed"}
-            return (f"Plan entry {name(a.plan)} under {name(a.label)}: "
-                    f"{'; '.join(words.get(f, f) for f in c.fields)}.")
+            return f"Plan entry {name(a.plan)} under {name(a.label)}: {_fields(c, 'plan entries')}."
         case "service-changed":
-            words = {"summary": "summary changed", "source": "source changed",
-                     "base_url_source": "base URL source changed", "lock_values_source": "lock values source changed",
-                     "plan_entries": "plan entry names added or removed",
-                     "plan_entry_order": "plan entries moved in the order of plan columns"}
-            parts = [f"name {name(b.service)} → {name(a.service)}" if f == "name" else words.get(f, f)
-                     for f in c.fields]
-            return f"Service {name(a.service)}: {'; '.join(parts)}."
+            return f"Service {name(a.service)}: {_fields(c, name=f'name {name(b.service)} → {name(a.service)}')}."
         case "area-added":
             return f"Area {name(a.area)} added."
         case "area-removed":
             return f"Area {name(b.area)} removed."
         case "area-changed":
-            words = {"order": "moved in the order of areas", "name": "name changed", "source": "source changed"}
-            return f"Area {name(a.area)}: {'; '.join(words.get(f, f) for f in c.fields)}."
+            return f"Area {name(a.area)}: {_fields(c, 'areas')}."
         case "plan-added":
             where = f"not listed under {name(b.label)}" if b.label is not None else "a new label"
             if c.basis is None:
