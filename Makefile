@@ -59,7 +59,7 @@ render: $(SITE_STAMP) ## Render the Markdown pages from the catalogue into docs/
 # only the pages the render rewrote; --no-strict because a preview that stops on a warning leaves every
 # request waiting. `make site` stays strict.
 serve: $(SITE_STAMP) ## Render and serve the site on http://HOST:PORT, reloading when catalog/ changes
-	@$(BIN)/python -m catalog_docs.portcheck $(HOST) $(PORT)
+	@$(BIN)/python -m catalog_docs.devtools.portcheck $(HOST) $(PORT)
 	@mkdir -p docs
 	$(BIN)/mkdocs serve --dirty --no-strict --dev-addr $(HOST):$(PORT)
 
@@ -75,7 +75,7 @@ site: $(SITE_STAMP) $(if $(filter zensical,$(BUILDER)),$(TEST_STAMP) render) ## 
 	$(BUILD_$(BUILDER))
 
 bench: $(TEST_STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~7 min; BASELINE=REV compares with a git revision)
-	$(BIN)/python -m catalog_docs.bench --out bench-out $(if $(BASELINE),--baseline $(BASELINE))
+	$(BIN)/python -m catalog_docs.devtools.bench --out bench-out $(if $(BASELINE),--baseline $(BASELINE))
 
 $(LIGHTHOUSE): tools/lighthouse/package-lock.json
 	bash scripts/ensure-node.sh
@@ -88,7 +88,7 @@ tools: $(TEST_STAMP) $(LIGHTHOUSE) ## Install the test tools: Python test set, D
 	$(MAKE) --no-print-directory $(AXE_STAMP)
 
 lighthouse: site tools ## Serve site/ with gzip on 127.0.0.1 and run Lighthouse on every page type
-	$(BIN)/python -m catalog_docs.lighthouse --site site --out .lighthouse
+	$(BIN)/python -m catalog_docs.devtools.lighthouse --site site --out .lighthouse
 
 test: tools ## Run every test (loader, render, site, browser, accessibility, links, Lighthouse)
 	$(BIN)/python -m pytest

@@ -2,7 +2,7 @@
 
 The page snapshots, the built-site, browser, exports and completeness tests run on the fixture catalogue,
 never on the real one: editing `catalog/` must not break them. Every count a test asserts on the fixture
-is computed here from these constants, never read from the fixture's YAML; tests/test_fixture_catalog.py
+is computed here from these constants, never read from the fixture's YAML; tests/catalog/test_fixture_catalog.py
 checks that the YAML and these constants agree.
 """
 

@@ -6,7 +6,7 @@
 
    `compareSides(data, from, to)` is a pure function over catalog.json data. It is a line-by-line port of
    catalog_docs.compare.compare_sides + diffjson.comparison_data, and returns exactly what
-   `catalog-docs diff FROM TO --format json` prints (tests/test_compare_js.py runs it under node and
+   `catalog-docs diff FROM TO --format json` prints (tests/compare/test_compare_js.py runs it under node and
    checks that, on several catalogues). The rest of the file only formats its records, as
    catalog_docs.formats does: grouped by label, then plan entry, then transition. */
 (function (root) {

@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from .errors import CatalogDocsError, CatalogInvalid
-from .locate import default_out_dir, find_catalog_dir, out_dir_beside
+from catalog_docs.errors import CatalogDocsError, CatalogInvalid
+from catalog_docs.catalog.locate import default_out_dir, find_catalog_dir, out_dir_beside
 
 EXIT_OK = 0
 EXIT_INVALID = 1  # the catalogue does not load, or `diff --exit-code` found differences
@@ -32,7 +32,7 @@ exit codes:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from .validate import load_catalog
+    from catalog_docs.catalog.validate import load_catalog
 
     catalog = load_catalog(args.catalog)
     print(catalog.summary())
@@ -40,7 +40,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
-    from .incremental import render_if_changed
+    from catalog_docs.site.incremental import render_if_changed
 
     args.out = args.out or out_dir_beside(args.catalog)
     result = render_if_changed(args.catalog, args.out, force=args.force)
@@ -53,7 +53,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
 
 def _cmd_clean(args: argparse.Namespace) -> int:
-    from .write import write_output
+    from catalog_docs.site.write import write_output
 
     args.out = args.out or default_out_dir()
     result = write_output({}, args.out)
@@ -62,10 +62,10 @@ def _cmd_clean(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from .compare import compare_catalogs, compare_sides, parse_side
-    from .formats import format_comparison
-    from .gitrev import catalog_at_revision
-    from .validate import load_catalog
+    from catalog_docs.compare.changes import compare_catalogs, compare_sides, parse_side
+    from catalog_docs.compare.formats import format_comparison
+    from catalog_docs.catalog.revision import catalog_at_revision
+    from catalog_docs.catalog.validate import load_catalog
 
     catalog_dir = args.catalog  # found by main, as for every command
     if args.against is not None:
@@ -83,8 +83,8 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from .export import export_text
-    from .validate import load_catalog
+    from catalog_docs.downloads.export import export_text
+    from catalog_docs.catalog.validate import load_catalog
 
     text = export_text(load_catalog(args.catalog), args.format)
     if args.out is None:
@@ -99,7 +99,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_new_label(args: argparse.Namespace) -> int:
-    from .newlabel import new_label
+    from catalog_docs.authoring.new_label import new_label
 
     made = new_label(args.catalog, args.label, args.source_label)
     where = f"after {made.after!r}" if made.after is not None else "first"
@@ -110,7 +110,7 @@ def _cmd_new_label(args: argparse.Namespace) -> int:
 
 
 def _cmd_synth(args: argparse.Namespace) -> int:
-    from .synth import SynthSpec, write_synth
+    from catalog_docs.authoring.synth import SynthSpec, write_synth
 
     spec = SynthSpec(operations=args.operations, versions=args.versions, plans=args.plans, seed=args.seed)
     count = write_synth(spec, args.out)
@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _is_invalid_catalogue(exc: CatalogDocsError) -> bool:
     """An invalid catalogue exits 1 wherever it is found, the working tree or a git revision (diff --against)."""
-    from .gitrev import RevisionCatalogInvalid
+    from catalog_docs.catalog.revision import RevisionCatalogInvalid
 
     return isinstance(exc, RevisionCatalogInvalid)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .escape import for_terminal
+from catalog_docs.escape import for_terminal
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

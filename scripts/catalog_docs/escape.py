@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
@@ -67,3 +68,7 @@ def for_terminal(text: object) -> str:
         return shown
     # Format characters outside the ranges above (U+0600 ARABIC NUMBER SIGN, U+110BD, ...), by category.
     return "".join(_shown(c) if unicodedata.category(c) in _INVISIBLE_CATEGORIES else c for c in shown)
+
+def do_url(slug: str) -> Markup:
+    """A slug as a URL path segment (slugs are validated; anything else is percent-encoded anyway)."""
+    return Markup(quote(slug, safe="._~-"))

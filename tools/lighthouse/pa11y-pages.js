@@ -1,6 +1,6 @@
 // pa11y (HTML_CodeSniffer and axe runners, WCAG2AA) over the URLs given as arguments, in one browser.
 // Prints one JSON object: {url: [issue, ...]} with pa11y's issues (errors only: pa11y leaves warnings and
-// notices out by default). Run by scripts/catalog_docs/pa11y.py; run from this folder, so puppeteer reads
+// notices out by default). Run by scripts/catalog_docs/devtools/pa11y.py; run from this folder, so puppeteer reads
 // .puppeteerrc.cjs (Debian's chromium). One browser for all pages: a launch per page costs seconds.
 "use strict";
 const pa11y = require("pa11y");

@@ -1,0 +1,177 @@
+"""`catalog-docs new-label NEW --from OLD`: scaffold a version label from an existing one.
+
+The new file `versions/<slug>.yaml` is OLD's file with its `label:` changed (same plan table, plan entries
+and values, for the editor to change to what the source states), and NEW is added to `version_labels` in
+service.yaml. Both files are edited as text, at the lines PyYAML locates, so every comment, quote and
+blank line an editor wrote stays as it was. The result is validated before the command returns; if it
+does not load, both files are put back as they were.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from catalog_docs.errors import CatalogDocsError, CatalogInvalid
+from catalog_docs.layout import SCHEMA_DIR
+from catalog_docs.catalog.model import label_slug
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewLabel:
+    """What `new_label` wrote: the new file, and the label it now follows in service.yaml (None: first)."""
+
+    path: Path
+    after: str | None
+
+
+@cache
+def _name_rule() -> tuple[re.Pattern[str], str]:
+    """The schema's pattern for a version label name and its wording (one source for both checks)."""
+    schema = json.loads((SCHEMA_DIR / "service.schema.json").read_text(encoding="utf-8"))
+    items = schema["properties"]["version_labels"]["items"]
+    wording = items.get("x-expected") or items.get("title") or f"a name matching {items['pattern']}"
+    return re.compile(items["pattern"]), wording
+
+
+def _natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """`UPI_N 1.10.0` after `UPI_N 1.9.0`: digit runs compare as numbers."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part)
+
+
+def _scalar(text: str) -> str:
+    """`text` as a YAML scalar that reads back as that string (plain when it can be, else double-quoted)."""
+    try:
+        if yaml.safe_load(f"k: {text}") == {"k": text}:
+            return text
+    except yaml.YAMLError:
+        pass
+    return json.dumps(text)
+
+
+def _labels_node(service_text: str, service: Path) -> yaml.SequenceNode:
+    try:
+        root = yaml.compose(service_text)
+    except yaml.YAMLError as exc:  # a valid catalogue never gets here; load_catalog ran first
+        raise CatalogDocsError(f"{service}: cannot be read as YAML: {exc}") from None
+    if isinstance(root, yaml.MappingNode):
+        for key, value in root.value:
+            if key.value == "version_labels" and isinstance(value, yaml.SequenceNode):
+                return value
+    raise CatalogDocsError(f"{service}: no version_labels list to add the label to")
+
+
+def insertion_index(labels: list[str], new: str, after: str) -> int:
+    """Where NEW goes: in version order when the labels already are (`1.0.2` between `1.0.1` and `1.1.0`),
+    else straight after the label it was copied from."""
+    keys = [_natural_key(label) for label in labels]
+    if keys == sorted(keys):
+        key = _natural_key(new)
+        return next((i for i, k in enumerate(keys) if k > key), len(labels))
+    return labels.index(after) + 1
+
+
+def _insert_label(text: str, node: yaml.SequenceNode, index: int, new: str) -> str:
+    """service.yaml's text with `new` inserted as item `index` of the version_labels list `node`."""
+    items = node.value
+    scalar = _scalar(new)
+    if node.flow_style:  # version_labels: [A, B]
+        if index < len(items):
+            at = items[index].start_mark.index
+            return text[:at] + scalar + ", " + text[at:]
+        at = items[-1].end_mark.index
+        return text[:at] + ", " + scalar + text[at:]
+    # Block style: a new "- NEW" line, indented like its neighbours, before item `index` or after the last.
+    ref = items[min(index, len(items) - 1)]
+    line_start = text.rfind("\n", 0, ref.start_mark.index) + 1
+    dash = text.rfind("-", line_start, ref.start_mark.index)
+    indent = text[line_start:dash] if dash >= 0 else " " * max(ref.start_mark.column - 2, 0)
+    new_line = f"{indent}- {scalar}\n"
+    if index < len(items):
+        return text[:line_start] + new_line + text[line_start:]
+    end = text.find("\n", items[-1].end_mark.index)
+    if end < 0:
+        return text + "\n" + new_line
+    return text[:end + 1] + new_line + text[end + 1:]
+
+
+def _label_file_text(old_text: str, old_file: Path, old: str, new: str) -> str:
+    """OLD's file with its top-level `label:` value set to NEW and a first-lines note that it is a copy."""
+    root = yaml.compose(old_text)
+    value = next((v for k, v in root.value if k.value == "label"), None) if isinstance(root, yaml.MappingNode) else None
+    if value is None:
+        raise CatalogDocsError(f"{old_file}: no label: key to change")
+    text = old_text[:value.start_mark.index] + _scalar(new) + old_text[value.end_mark.index:]
+    lines = text.splitlines(keepends=True)
+    head = 0
+    while head < len(lines) and lines[head].startswith("#"):
+        if "$schema" not in lines[head]:  # the editor's schema line stays as it is
+            lines[head] = lines[head].replace(old, new)
+        head += 1
+    note = (f"# Scaffolded by `catalog-docs new-label` from {old}: its plan table, plan entries, values and\n"
+            f"# sources are copies. Change them to what the source states for {new}, then remove this note.\n")
+    lines.insert(head, note)
+    return "".join(lines)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def new_label(catalog_dir: Path, new: str, old: str) -> NewLabel:
+    """Scaffold version label `new` from `old` in `catalog_dir`; raise CatalogDocsError with a clear
+    message for a bad or clashing name, CatalogInvalid when the catalogue does not load."""
+    from catalog_docs.catalog.validate import load_catalog, reserved_slug
+
+    catalog = load_catalog(catalog_dir)  # scaffold only from a catalogue that loads
+    labels = [v.label for v in catalog.versions]
+    pattern, wording = _name_rule()
+    if not pattern.fullmatch(new):
+        raise CatalogDocsError(f"{new!r} is not a valid version label name: expected {wording}")
+    if old not in labels:
+        raise CatalogDocsError(f"--from {old!r} is not a version label; labels: "
+                               + ", ".join(repr(label) for label in labels))
+    if new in labels:
+        raise CatalogDocsError(f"{new!r} is already a version label (catalog/versions/{label_slug(new)}.yaml)")
+    slug = label_slug(new)
+    if reserved_slug(slug, paged=False):
+        raise CatalogDocsError(f"{new!r} would take the URL of the versions index page; choose another name")
+    same_url = [label for label in labels if label_slug(label).lower() == slug.lower()]
+    if same_url:
+        raise CatalogDocsError(f"{new!r} would have the same page URL as {same_url[0]!r} (URLs ignore case)")
+    target = catalog_dir / "versions" / f"{slug}.yaml"
+    if target.exists():
+        raise CatalogDocsError(f"{target} already exists; it is not listed in service.yaml, so remove or rename it")
+
+    service = catalog_dir / "service.yaml"
+    service_text = service.read_text(encoding="utf-8")
+    node = _labels_node(service_text, service)
+    listed = [item.value for item in node.value]
+    index = insertion_index(listed, new, old)
+    old_file = catalog_dir / "versions" / f"{label_slug(old)}.yaml"
+    label_text = _label_file_text(old_file.read_text(encoding="utf-8"), old_file, old, new)
+    new_service = _insert_label(service_text, node, index, new)
+
+    _write_atomic(target, label_text)
+    try:
+        _write_atomic(service, new_service)
+        load_catalog(catalog_dir)
+    except (CatalogInvalid, OSError):
+        _write_atomic(service, service_text)
+        target.unlink(missing_ok=True)
+        raise
+    return NewLabel(path=target, after=listed[index - 1] if index > 0 else None)

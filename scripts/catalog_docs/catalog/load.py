@@ -1,0 +1,568 @@
+"""Stage 1: read catalogue files into trees of marked nodes.
+
+Only the subset of YAML the catalogue needs is accepted: one document of plain mappings, sequences
+and scalars. Anchors, aliases, merge keys and tags are refused, and every plain scalar is resolved the
+way YAML 1.1 (and so PyYAML) would, so that `no`, `1.10` or `2024-01-01` where a string belongs is
+reported instead of silently becoming a boolean, a float or a date.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+import stat
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from catalog_docs.errors import Problem
+from catalog_docs.catalog.files import MAX_BYTES
+
+try:  # the C parser is much faster; the pure-Python one behaves the same
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+
+MAX_DEPTH = 5
+"""The deepest nesting the format needs (version file: plans > plan > values > value)."""
+
+_STR = "tag:yaml.org,2002:str"
+_resolver = yaml.resolver.Resolver()
+_constructor = yaml.constructor.SafeConstructor()
+_TAG_NAMES = {
+    "tag:yaml.org,2002:bool": "a YAML 1.1 boolean",
+    "tag:yaml.org,2002:int": "a YAML 1.1 integer",
+    "tag:yaml.org,2002:float": "a YAML 1.1 float",
+    "tag:yaml.org,2002:null": "null",
+    "tag:yaml.org,2002:timestamp": "a YAML 1.1 date",
+    "tag:yaml.org,2002:merge": "a merge key",
+    "tag:yaml.org,2002:value": "a YAML value key",
+}
+MAX_DIGITS = 100
+"""The longest whole number the loader converts (positions have a few digits; Python refuses over 4,300)."""
+
+SKIP_DEPTH = 64
+"""Past MAX_DEPTH the loader skips a value's contents; nesting deeper than this stops the file's parse.
+The C scanner's work per token grows with the flow nesting depth, so 100,000 `[` would take minutes."""
+
+REPORTED_PER_FILE = 20
+"""Refused characters (and tab indents) reported one by one in a file; beyond, one more line counts them."""
+PROBLEMS_PER_FILE = 200
+"""Parse problems (duplicate keys, anchors, tags...) listed per file; beyond, one more line counts them."""
+LOCATE_WHOLE = 64 * 1024
+"""A refused text up to this many characters is parsed whole to name its problems' values."""
+
+_PLANE_ENDS = "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 15))
+_REFUSED_CHARS = (
+    "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"  # C0 and C1 controls except tab, newline, carriage return
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u206f\ufeff\ufff0-\ufffb"  # format characters: zero-width, bidirectional, soft hyphen, ...
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"  # blank-looking
+    "\ud800-\udfff\ue000-\uf8ff\ufdd0-\ufdef\ufffe\uffff"  # surrogates, private use, non-characters
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff\U000f0000-\U0010ffff" + _PLANE_ENDS  # tags, variation selectors, private use
+)
+_BAD_CHAR = re.compile(f"[{_REFUSED_CHARS}]")
+"""Characters catalogue text never holds, however written (raw or as an escape in a double-quoted string):
+controls, bidirectional and invisible format characters, the tag block, variation selectors, Hangul fillers
+and other letters that show as blank, surrogates, private-use and non-characters. Text must read as it shows."""
+_BAD_QUOTED_CHAR = re.compile(f"[{_REFUSED_CHARS}\\r]")
+"""In a double-quoted text also a carriage return, which only an escape can put there."""
+_BAD_KEY_CHAR = re.compile(f"[{_REFUSED_CHARS}\t\n\r\x85\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+"""In keys also every white space but the plain space: a key is a name, matched exactly."""
+_CATEGORY_WORDS = {"Cc": "control character", "Cf": "invisible format character", "Cs": "lone surrogate",
+                   "Co": "private-use character", "Cn": "unassigned code point", "Zl": "line separator",
+                   "Zp": "paragraph separator", "Zs": "space other than U+0020"}
+
+
+def char_name(ch: str) -> str:
+    """How a refused character reads in a message: `U+202E RIGHT-TO-LEFT OVERRIDE`."""
+    category = unicodedata.category(ch)
+    name = unicodedata.name(ch, "") or _CATEGORY_WORDS.get(category, "character")
+    return f"U+{ord(ch):04X} {name}"
+
+
+_TAB_INDENT = re.compile(r"^[ ]*\t", re.M)
+
+
+KeyPath = tuple["str | int", ...]
+"""Where a value sits inside its file: mapping keys and (0-based) list indexes, outermost first."""
+
+
+class Yaml11Value:
+    """A plain scalar YAML 1.1 would turn into something JSON has no type for, or that no catalogue field holds
+    (dates, floats, octal, hex or base-60 numbers). It equals nothing and matches no schema type, so the
+    schema reports it with its raw text instead of the catalogue silently holding a float or a date."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+
+    def __repr__(self) -> str:
+        return self.raw
+
+
+@dataclass(slots=True)
+class Node:
+    """A value from a YAML file with the place it was written."""
+
+    kind: Literal["map", "seq", "scalar"]
+    value: Any
+    line: int
+    column: int
+    raw: str | None = None
+    tag: str | None = None
+    key_marks: dict[str, tuple[int, int]] = field(default_factory=dict)
+    refused: bool = False
+    """The loader already reported this node (alias, tag, merge key, nesting): later stages stay quiet about it."""
+
+    def plain(self) -> Any:
+        """The node as plain Python data (dict, list, str, int, ...) for schema validation."""
+        if self.kind == "map":
+            return {k: v.plain() for k, v in self.value.items()}
+        if self.kind == "seq":
+            return [v.plain() for v in self.value]
+        return self.value
+
+    def describe(self) -> str:
+        """How the node reads in an error message."""
+        if self.kind == "map":
+            return "a mapping"
+        if self.kind == "seq":
+            return "a list"
+        if self.tag == "tag:yaml.org,2002:null" and not self.raw:
+            return "nothing"
+        if self.tag == _STR:
+            return f"the text {self.raw!r}" if len(self.raw or "") <= 60 else f"a text of {len(self.raw or '')} characters"
+        raw = self.raw or ""
+        shown = raw if len(raw) <= 60 else f"{raw[:40]}... ({len(raw)} characters)"
+        return f"{_TAG_NAMES.get(self.tag or '', 'a value')} `{shown}`"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoadedFile:
+    """One file: its display name and its top-level node (None when it did not parse)."""
+
+    name: str
+    root: Node | None
+    problems: tuple[tuple[Problem, KeyPath | None], ...] = ()
+    """Problems that still left a usable tree (anchors, tags, duplicate keys) are checked further. Each comes
+    with the key path of the value it is about (None for the file as a whole), so that the next stage can name
+    it the way it names every other value."""
+    outline: Node | None = None
+    """For a file refused before parsing: its tree as far as a lenient parse saw it, only to name values."""
+
+
+def _problem(name: str, line: int, column: int, expected: str, found: str, hint: str = "", key: str = "(file)") -> Problem:
+    return Problem(file=name, line=line, column=column, key_path=key, expected=expected, found=found, hint=hint)
+
+
+_KIND_WORDS = {stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFCHR: "a character device",
+               stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder"}
+
+
+def kind_word(mode: int) -> str:
+    """What a non-regular file is, in an error message."""
+    return _KIND_WORDS.get(stat.S_IFMT(mode), "a special file")
+
+
+def _read_regular(path: Path, name: str) -> tuple[bytes | None, Problem | None]:
+    """The bytes of a regular file of at most MAX_BYTES. Pipes, devices, sockets and dangling links are
+    refused from their metadata, and the file is opened non-blocking, so nothing here waits for a writer
+    or reads without end (a link to /dev/zero, a FIFO)."""
+    hint_special = "a catalogue file is a plain file; replace it with the file itself"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        found = "a symbolic link to a missing file" if os.path.islink(path) else "no such file"
+        return None, _problem(name, 1, 1, "a regular file", found, "point the link at a file or remove it")
+    except OSError as exc:
+        return None, _problem(name, 1, 1, "a readable file", exc.strerror or str(exc))
+    if not stat.S_ISREG(st.st_mode):
+        return None, _problem(name, 1, 1, "a regular file", kind_word(st.st_mode), hint_special)
+    if st.st_size > MAX_BYTES:
+        return None, _problem(name, 1, 1, f"a file of at most {MAX_BYTES} bytes", f"{st.st_size} bytes",
+                              "split the data or check that the file is a catalogue file")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        return None, _problem(name, 1, 1, "a readable file", exc.strerror or str(exc))
+    try:
+        st = os.fstat(fd)  # what was opened, in case the path changed since the check
+        if not stat.S_ISREG(st.st_mode):
+            return None, _problem(name, 1, 1, "a regular file", kind_word(st.st_mode), hint_special)
+        chunks, size = [], 0
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, MAX_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        return None, _problem(name, 1, 1, "a readable file", exc.strerror or str(exc))
+    finally:
+        os.close(fd)
+    if size > MAX_BYTES:
+        return None, _problem(name, 1, 1, f"a file of at most {MAX_BYTES} bytes", f"more than {MAX_BYTES} bytes",
+                              "split the data or check that the file is a catalogue file")
+    return b"".join(chunks), None
+
+
+def read_text(path: Path, name: str) -> tuple[str | None, list[tuple[Problem, int | None]], str | None]:
+    """Read a file as UTF-8 text, refusing what the catalogue format never contains.
+
+    Returns the text (None when it is refused), the problems, each with the character offset it is about
+    (None for the file as a whole), and the text as far as it could be decoded (None when nothing was read),
+    which the caller may parse leniently to name the value each offset sits in. Refused characters are
+    found in one pass; the first REPORTED_PER_FILE are located, the rest counted."""
+    data, refused = _read_regular(path, name)
+    if data is None:
+        return None, [(refused, None)] if refused else [], None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        prefix = data[: exc.start]
+        line = prefix.count(b"\n") + 1
+        # Columns count characters, as the parser's do: decode what precedes the bad byte on its line.
+        column = len(prefix[prefix.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        problem = _problem(name, line, column, "UTF-8 text", f"the byte 0x{data[exc.start]:02x}", "save the file as UTF-8")
+        return None, [(problem, len(prefix.decode("utf-8", "replace")))], data.decode("utf-8", "replace")
+    problems: list[tuple[Problem, int | None]] = []
+    lines = _LineIndex(text)
+    for pattern, describe in (
+        (_BAD_CHAR, lambda m: ("visible text", char_name(m.group()),
+                               "remove the control or invisible formatting character")),
+        (_TAB_INDENT, lambda m: ("indentation with spaces", "a tab", "YAML forbids tabs in indentation")),
+    ):
+        found = pattern.finditer(text)
+        for count, m in enumerate(found):
+            at = m.end() - 1 if pattern is _TAB_INDENT else m.start()
+            line, column = lines.line_col(at)
+            if count == REPORTED_PER_FILE:
+                more = 1 + sum(1 for _ in found)
+                expected, what, _ = describe(m)
+                problems.append((_problem(name, line, column, expected,
+                                          f"{more} more like the ones above, the first here", "fix those too"), at))
+                break
+            expected, what, hint = describe(m)
+            problems.append((_problem(name, line, column, expected, what, hint), at))
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        problems.append((_problem(name, 1, 1, "a YAML mapping", "an empty file"), None))
+    return (None if problems else text), problems, text
+
+
+class _LineIndex:
+    """Line and column of a character offset, by bisection over the line starts (found once)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+
+def _cleaned(text: str, tab_width: int) -> tuple[str, list[int]]:
+    """The text without refused characters and with indentation tabs as spaces, and for each of its characters
+    the offset it came from."""
+    out: list[str] = []
+    origin: list[int] = []
+    for m in re.finditer(r"[^\n]*\n?", text):
+        line, start = m.group(), m.start()
+        if not line:
+            continue
+        indent = len(line) - len(line.lstrip(" \t"))
+        for i, ch in enumerate(line[:indent]):
+            width = tab_width if ch == "\t" else 1
+            out.append(" " * width)
+            origin.extend([start + i] * width)
+        rest = line[indent:]
+        kept = 0
+        for bad in _BAD_CHAR.finditer(rest):
+            out.append(rest[kept:bad.start()])
+            origin.extend(range(start + indent + kept, start + indent + bad.start()))
+            kept = bad.end()
+        out.append(rest[kept:])
+        origin.extend(range(start + indent + kept, start + len(line)))
+    return "".join(out), origin
+
+
+def _locate(text: str, offsets: list[int]) -> tuple[Node | None, list[KeyPath | None]]:
+    """Parse a refused text leniently (refused characters dropped, tabs as spaces) to name the value each offset
+    sits in: the tree (only to name things; it is never checked) and one key path per offset (None if unknown).
+    A large text is parsed only up to the line of the last offset: naming needs nothing after it."""
+    last = max((o for o in offsets if o >= 0), default=-1)
+    if len(text) > LOCATE_WHOLE and last >= 0:
+        end = text.find("\n", last)
+        text = text if end == -1 else text[: end + 1]
+    for width in (2, 4, 1, 8) if "\t" in text else (1,):
+        cleaned, origin = _cleaned(text, width)
+        builder = _Builder("")
+        try:
+            root, _ = _parse_with(builder, cleaned)
+        except (yaml.YAMLError, StopIteration, RecursionError, _TooDeep):
+            continue
+        if root is None:
+            continue
+        lines = [0, *(m.end() for m in re.finditer("\n", cleaned))]
+        paths: list[KeyPath | None] = []
+        for offset in offsets:
+            at = bisect.bisect_left(origin, offset)
+            line = bisect.bisect_right(lines, at) - 1
+            inside = [s for s in builder.spans if s[0] <= at <= s[1]]
+            same_line = [s for s in builder.spans if s[2] == line]
+            if inside:
+                paths.append(min(inside, key=lambda s: s[1] - s[0])[3])
+            elif same_line:
+                paths.append(next((s for s in same_line if s[0] >= at), same_line[-1])[3])
+            else:
+                paths.append(None)
+        return root, paths
+    return None, [None] * len(offsets)
+
+
+def _shown_tag(tag: str) -> str:
+    """A tag the way it is usually written: `!!binary`, not `tag:yaml.org,2002:binary`."""
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+class _TooDeep(Exception):
+    """Nesting past SKIP_DEPTH: the parse of the file stops here."""
+
+    def __init__(self, mark: Any) -> None:
+        super().__init__("nesting too deep")
+        self.mark = mark
+
+
+class _Builder:
+    """Turns the parser's event stream into marked nodes, collecting every problem on the way."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.problems: list[tuple[Problem, KeyPath | None]] = []
+        self.unlisted = 0
+        self.first_unlisted: tuple[Any, KeyPath | None] = (None, None)
+        self.spans: list[tuple[int, int, int, KeyPath]] = []
+        """Every scalar: start and end offsets, 0-based line, and the key path it names or holds."""
+
+    def fail(self, mark: Any, path: KeyPath | None, expected: str, found: str, hint: str = "") -> None:
+        if len(self.problems) == PROBLEMS_PER_FILE:  # the rest only counted (see `parse`)
+            self.first_unlisted = (mark, path)
+        if len(self.problems) >= PROBLEMS_PER_FILE:
+            self.unlisted += 1
+            return
+        self.problems.append((_problem(self.name, mark.line + 1, mark.column + 1, expected, found, hint), path))
+
+    def listed_problems(self) -> list[tuple[Problem, KeyPath | None]]:
+        """The problems, and one more line counting those past PROBLEMS_PER_FILE."""
+        if not self.unlisted:
+            return self.problems
+        mark, path = self.first_unlisted
+        return [*self.problems, (_problem(self.name, mark.line + 1, mark.column + 1, "fewer problems in one file",
+                                          f"{self.unlisted} more problems, the first here", "fix the ones above first"),
+                                 path)]
+
+    def check_event(self, ev: Any, path: KeyPath) -> bool:
+        """Report anchors, aliases and tags; True when the node is refused outright."""
+        if isinstance(ev, yaml.AliasEvent):
+            self.fail(ev.start_mark, path, "plain data", f"the alias *{ev.anchor}",
+                      "write the value out; aliases are not allowed")
+            return True
+        refused = False
+        if getattr(ev, "anchor", None):
+            self.fail(ev.start_mark, path, "plain data", f"the anchor &{ev.anchor}",
+                      "write the value out; anchors are not allowed")
+        tag = getattr(ev, "tag", None)
+        if tag:
+            self.fail(ev.start_mark, path, "plain data", f"the tag {_shown_tag(tag)}", "remove the tag; tags are not allowed")
+            refused = True
+        return refused
+
+    @staticmethod
+    def skip(events: Any, depth: int) -> None:
+        """Consume the rest of a collection without building it (and without recursion); stop the parse
+        when the nesting goes past SKIP_DEPTH, before the scanner's cost per token grows with it."""
+        level = 1
+        while level:
+            ev = events.get_event()
+            if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                level += 1
+                if depth + level > SKIP_DEPTH:
+                    raise _TooDeep(ev.start_mark)
+            elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                level -= 1
+
+    def build(self, events: Any, depth: int, path: KeyPath, *, key: bool = False) -> Node:
+        ev = events.get_event()
+        refused = self.check_event(ev, path)
+        mark = ev.start_mark
+        line, column = mark.line + 1, mark.column + 1
+        if isinstance(ev, yaml.AliasEvent):
+            return Node("scalar", Yaml11Value(f"*{ev.anchor}"), line, column, f"*{ev.anchor}", None, refused=True)
+        if isinstance(ev, yaml.ScalarEvent):
+            self.spans.append((ev.start_mark.index, ev.end_mark.index, ev.start_mark.line, path))
+            node = self.scalar(ev, path)
+            node.refused = node.refused or refused
+            if isinstance(node.value, str) and (key or ev.style == '"'):
+                self.check_text(ev, node, path, key)
+            return node
+        if not isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):  # pragma: no cover
+            raise yaml.YAMLError(f"unexpected {type(ev).__name__}")
+        kind: Literal["map", "seq"] = "map" if isinstance(ev, yaml.MappingStartEvent) else "seq"
+        end = yaml.MappingEndEvent if kind == "map" else yaml.SequenceEndEvent
+        if depth >= MAX_DEPTH and not isinstance(events.peek_event(), end):
+            # Its contents would sit deeper than any catalogue value; stop here rather than recurse on.
+            self.fail(mark, path, f"a single value (the catalogue nests at most {MAX_DEPTH} levels deep)",
+                      f"{'a mapping' if kind == 'map' else 'a list'} with values inside",
+                      "write the value itself; the catalogue format is flat")
+            self.skip(events, depth)
+            return Node(kind, {} if kind == "map" else [], line, column, refused=True)
+        if kind == "seq":
+            items = []
+            while not isinstance(events.peek_event(), yaml.SequenceEndEvent):
+                items.append(self.build(events, depth + 1, (*path, len(items))))
+            events.get_event()
+            return Node("seq", items, line, column, refused=refused)
+        node = Node("map", {}, line, column, refused=refused)
+        while not isinstance(events.peek_event(), yaml.MappingEndEvent):
+            key_ev = events.peek_event()
+            k = self.build(events, depth + 1, path, key=True)
+            is_text = k.kind == "scalar" and k.tag == _STR and not k.refused
+            if is_text and isinstance(key_ev, yaml.ScalarEvent):
+                self.spans[-1] = (*self.spans[-1][:3], (*path, k.value))  # a key names its own value
+            value = self.build(events, depth + 1, (*path, k.value) if is_text else path)
+            if k.refused:
+                node.refused = True  # already reported; the mapping lacks a key we cannot name
+                continue
+            if not is_text:
+                merge = k.tag == "tag:yaml.org,2002:merge"
+                self.fail(key_ev.start_mark, path, "a text key", k.describe(),
+                          "merge keys are not allowed; write the keys out" if merge
+                          else "quote the key" if k.kind == "scalar" and k.raw else "write the key's name")
+                node.refused = True
+                continue
+            if k.value in node.value:
+                first = node.key_marks[k.value]
+                self.fail(key_ev.start_mark, (*path, k.value), "each key once", f"the key {k.value!r} again",
+                          f"first written at line {first[0]}; keep one")
+                continue
+            node.value[k.value] = value
+            node.key_marks[k.value] = (k.line, k.column)
+        events.get_event()
+        return node
+
+    def check_text(self, ev: Any, node: Node, path: KeyPath, key: bool) -> None:
+        """Refuse characters in a parsed text: a double-quoted string can write any of them as an escape
+        (`\\u202E`, `\\0`, `\\e`), which the check of the raw file does not see; a key may not hold any
+        white space but the plain space either."""
+        refused = _BAD_KEY_CHAR if key else _BAD_QUOTED_CHAR
+        bad = refused.search(node.value)
+        if bad is None:
+            return
+        count = len(refused.findall(node.value))
+        more = f" and {count - 1} more" if count > 1 else ""
+        how = " written as an escape" if ev.style == '"' else ""
+        where = (*path, node.value) if key else path
+        self.fail(ev.start_mark, where, "a key of visible characters" if key else "visible text",
+                  f"{char_name(bad.group())}{how}{more}",
+                  "remove the control, invisible or blank-looking character" + (" from the key" if key else ""))
+        node.refused = True
+
+    def scalar(self, ev: Any, path: KeyPath = ()) -> Node:
+        raw = ev.value
+        line, column = ev.start_mark.line + 1, ev.start_mark.column + 1
+        if not ev.implicit[0]:  # quoted, block or tagged scalars are always text
+            return Node("scalar", raw, line, column, raw, _STR)
+        tag = _resolver.resolve(yaml.ScalarNode, raw, (True, False))
+        if tag == _STR:
+            return Node("scalar", raw, line, column, raw, _STR)
+        if tag in ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"):
+            return Node("scalar", Yaml11Value(raw), line, column, raw, tag)
+        if tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:float"):
+            return Node("scalar", Yaml11Value(raw), line, column, raw, tag)  # no catalogue field is a date or float
+        if tag == "tag:yaml.org,2002:int" and not re.fullmatch(r"[-+]?(0|[1-9][0-9]*)", raw):
+            return Node("scalar", Yaml11Value(raw), line, column, raw, tag)  # octal, hex, base 60, 1_000: never meant
+        if tag == "tag:yaml.org,2002:int" and len(raw.lstrip("+-")) > MAX_DIGITS:
+            self.fail(ev.start_mark, path, f"a whole number of at most {MAX_DIGITS} digits",
+                      f"a number of {len(raw.lstrip('+-'))} digits")
+            return Node("scalar", Yaml11Value(raw), line, column, raw, tag, refused=True)
+        value = _constructor.construct_object(yaml.ScalarNode(tag, raw))
+        return Node("scalar", value, line, column, raw, tag)
+
+
+def _parse_with(builder: _Builder, text: str) -> tuple[Node | None, int]:
+    """Build the first document's tree; the number of documents. Raises the parser's errors."""
+    # The parser itself is the event stream: its get_event and peek_event are C calls with the C parser,
+    # much cheaper than iterating `yaml.parse` (a Python generator) through a peekable wrapper.
+    events = _Loader(text)
+    try:
+        return _build_document(builder, events)
+    finally:
+        events.dispose()
+
+
+def _build_document(builder: _Builder, events: Any) -> tuple[Node | None, int]:
+    root: Node | None = None
+    documents = 0
+    events.get_event()  # StreamStart
+    while not isinstance(events.peek_event(), yaml.StreamEndEvent):
+        start = events.get_event()  # DocumentStart
+        documents += 1
+        if documents == 2:
+            builder.fail(start.start_mark, None, "one YAML document per file", "a second document",
+                         "remove the '---' line or split the file")
+        node = builder.build(events, 1, ())
+        events.get_event()  # DocumentEnd
+        if documents == 1:
+            root = node
+    return root, documents
+
+
+def parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem, KeyPath | None]]]:
+    """Parse one YAML document into marked nodes."""
+    builder = _Builder(name)
+    try:
+        root, documents = _parse_with(builder, text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        found = re.sub(r"^found ", "", (exc.problem or "text that is not YAML").strip())
+        # Name the value on the line of the error, if the parser got that far.
+        where = next((s[3] for s in reversed(builder.spans) if s[2] == line - 1), None)
+        builder.problems.append((_problem(name, line, column, "valid YAML", found, (exc.context or "").strip()), where))
+        return None, builder.listed_problems()
+    except yaml.YAMLError as exc:
+        builder.problems.append((_problem(name, 1, 1, "valid YAML", str(exc).splitlines()[0]), None))
+        return None, builder.listed_problems()
+    except _TooDeep as exc:
+        where = next((s[3] for s in reversed(builder.spans)), None)
+        builder.problems.append((_problem(name, exc.mark.line + 1, exc.mark.column + 1,
+                                          f"nesting at most {MAX_DEPTH} levels deep",
+                                          f"nesting deeper than {SKIP_DEPTH} levels",
+                                          "the catalogue format is flat; the rest of the file was not read"), where))
+        return None, builder.listed_problems()
+    if documents > 1:
+        return None, builder.listed_problems()
+    if root is not None and root.kind != "map":
+        builder.problems.append((_problem(name, root.line, root.column, "a mapping at the top level", root.describe()), None))
+        root = None
+    return root, builder.listed_problems()
+
+
+def load_file(path: Path, name: str) -> LoadedFile:
+    """Read and parse one file: the loaded tree (None when unusable) with every problem found."""
+    text, problems, readable = read_text(path, name)
+    if text is None:
+        outline, paths = _locate(readable, [o if o is not None else -1 for _, o in problems]) if readable else (None, [])
+        located = tuple((p, paths[i] if o is not None and paths else None) for i, (p, o) in enumerate(problems))
+        return LoadedFile(name=name, root=None, problems=located, outline=outline)
+    root, found = parse(text, name)
+    return LoadedFile(name=name, root=root, problems=tuple(found))

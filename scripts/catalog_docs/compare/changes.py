@@ -1,0 +1,518 @@
+"""Stage 3: comparison. Produces typed change records; pages, the CLI and exports only format them.
+
+Two comparisons exist:
+- `compare_sides`: within one catalogue, a version label against another (plan entries matched by name),
+  or one (label, plan entry) against another;
+- `compare_catalogs`: one catalogue against another (a git revision against the working tree).
+
+Every record names, on each side, the label, plan entry, listing entry and value it is about (`Place`),
+so no output has to guess which label a change belongs to. A plan entry listed under the later label but
+not the earlier one is not a bare "added": each of its values is compared with that plan entry's latest
+earlier listing (`value-changed` or unchanged), or reported as `value-added` when there is none. A plan
+entry that is no longer listed brings its values along as `value-removed`, with the labels that still
+list it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from catalog_docs.errors import CatalogDocsError
+from catalog_docs.catalog.model import Catalog, ListingEntry, PlanEntry, VersionLabel
+
+ChangeKind = Literal[
+    "value-changed",
+    "plan-added",
+    "plan-removed",
+    "entry-added",
+    "entry-removed",
+    "entry-changed",
+    "label-added",
+    "label-removed",
+    "not-shown-added",
+    "not-shown-removed",
+    "not-shown-changed",
+    "value-added",
+    "value-removed",
+    "label-changed",
+    "plan-changed",
+    "service-changed",
+    "area-added",
+    "area-removed",
+    "area-changed",
+]
+CHANGE_KINDS: tuple[ChangeKind, ...] = ChangeKind.__args__  # type: ignore[attr-defined]
+VALUE_KINDS: tuple[ChangeKind, ...] = ("value-changed", "value-added", "value-removed")
+
+ComparisonMode = Literal["labels", "plans", "revisions"]
+EntryField = Literal["position", "path", "area", "version_marker", "source", "not_shown"]
+NotShownField = Literal["topic", "detail", "section", "scope", "entries"]
+LabelField = Literal["order", "plan_table", "value_column", "plan_table_source", "source"]
+PlanField = Literal["order", "source"]
+ServiceField = Literal["name", "summary", "source", "base_url_source", "lock_values_source", "plan_entries",
+                       "plan_entry_order"]
+AreaField = Literal["order", "name", "source"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Place:
+    """Where one side of a record is: a label, a plan entry under it, a listing entry, its value, a
+    not-shown item, the service (by name) or one of its areas (by id). None where it does not apply, or
+    where that side does not have it (a plan entry that is not listed has plan None)."""
+
+    label: str | None = None
+    plan: str | None = None
+    position: int | None = None
+    path: str | None = None
+    value: str | None = None
+    not_shown: str | None = None
+    section: str | None = None
+    service: str | None = None
+    area: str | None = None
+
+
+NOWHERE = Place()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Change:
+    """One difference, with its place on each side.
+
+    `basis` (plan-added, label-added): what the new listing's values are compared with, the plan entry's
+    latest earlier listing (or the label before, for a label), None when there is none.
+    `seen_under` (plan-removed, value-removed): the labels of the (later) catalogue that still list that
+    plan entry, where its values can be seen; empty when none does or the label itself was removed.
+    `fields` (entry-changed, label-changed, plan-changed, service-changed, area-changed, not-shown-changed):
+    what differs."""
+
+    kind: ChangeKind
+    before: Place = NOWHERE
+    after: Place = NOWHERE
+    basis: Place | None = None
+    seen_under: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str | None:
+        """The label this record is grouped under: the later side's, else the earlier side's."""
+        return self.after.label if self.after.label is not None else self.before.label
+
+    @property
+    def plan(self) -> str | None:
+        """The plan entry this record is grouped under: the later side's, else the earlier side's."""
+        return self.after.plan if self.after.plan is not None else self.before.plan
+
+    @property
+    def position(self) -> int | None:
+        """The listing position: the later side's, else the earlier side's."""
+        return self.after.position if self.after.position is not None else self.before.position
+
+    @property
+    def path(self) -> str | None:
+        """The listing entry's path (None for an entry without one, or a record about no entry)."""
+        return self.after.path if self.after.position is not None else self.before.path
+
+    @property
+    def from_value(self) -> str | None:
+        return self.before.value
+
+    @property
+    def to_value(self) -> str | None:
+        return self.after.value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unchanged:
+    """A value that is the same on both sides (each side names its own label and plan entry).
+
+    Flat fields, with each side's Place made on demand: most values of a comparison are unchanged, and one
+    object per value instead of three keeps comparing every consecutive pair of a large catalogue cheap."""
+
+    before_label: str | None
+    before_plan: str | None
+    after_label: str | None
+    after_plan: str | None
+    position: int
+    path: str | None
+    value: str
+    before_position: int | None = None
+    before_path: str | None = None
+
+    @property
+    def before(self) -> Place:
+        position = self.position if self.before_position is None else self.before_position
+        path = self.path if self.before_position is None else self.before_path
+        return Place(label=self.before_label, plan=self.before_plan, position=position, path=path, value=self.value)
+
+    @property
+    def after(self) -> Place:
+        return Place(label=self.after_label, plan=self.after_plan, position=self.position, path=self.path,
+                     value=self.value)
+
+    @property
+    def plan(self) -> str | None:
+        return self.after_plan
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Side:
+    """One side of a comparison: a version label, optionally narrowed to one plan entry, optionally of a
+    catalogue at a git revision (`revision`; None is the working tree or the one catalogue compared)."""
+
+    label: str | None = None
+    plan: str | None = None
+    revision: str | None = None
+
+    def __str__(self) -> str:
+        if self.label is None:
+            return self.revision or "working tree"
+        return self.label if self.plan is None else f"{self.label}:{self.plan}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Comparison:
+    """The result of comparing two sides: every change and every unchanged value, in order (grouped by
+    label, then plan entry)."""
+
+    mode: ComparisonMode
+    before: Side
+    after: Side
+    changes: tuple[Change, ...] = ()
+    unchanged: tuple[Unchanged, ...] = ()
+
+    @property
+    def from_side(self) -> str:
+        return str(self.before)
+
+    @property
+    def to_side(self) -> str:
+        return str(self.after)
+
+    @property
+    def has_differences(self) -> bool:
+        """True when anything at all differs."""
+        return bool(self.changes)
+
+    @property
+    def plans_added(self) -> tuple[str, ...]:
+        """Names of the plan entries listed under the later label and not the earlier (labels mode)."""
+        return tuple(c.after.plan or "" for c in self.changes if c.kind == "plan-added")
+
+    @property
+    def plans_removed(self) -> tuple[str, ...]:
+        """Names of the plan entries listed under the earlier label and not the later (labels mode)."""
+        return tuple(c.before.plan or "" for c in self.changes if c.kind == "plan-removed")
+
+    def transitions(self) -> list[tuple[str, str, int]]:
+        """`value-changed` records grouped by (from, to), with counts, largest group first."""
+        counts = Counter((c.before.value or "", c.after.value or "") for c in self.changes
+                         if c.kind == "value-changed")
+        return sorted(((a, b, n) for (a, b), n in counts.items()), key=lambda t: (-t[2], t[0], t[1]))
+
+    def by_kind(self, kind: ChangeKind) -> list[Change]:
+        """The changes of one kind, in order."""
+        return [c for c in self.changes if c.kind == kind]
+
+    def counts(self) -> dict[ChangeKind, int]:
+        """How many records of each kind, every kind present (zero when none)."""
+        found = Counter(c.kind for c in self.changes)
+        return {k: found.get(k, 0) for k in CHANGE_KINDS}
+
+
+def parse_side(text: str, catalog: Catalog) -> Side:
+    """Read `LABEL` or `LABEL:PLAN`, checking that both exist; the error lists the valid choices."""
+    label, sep, plan = text.partition(":")
+    label, plan = label.strip(), plan.strip()
+    valid_labels = ", ".join(repr(v.label) for v in catalog.versions)
+    if not label or ":" in plan:
+        raise CatalogDocsError(f"{text!r} is not LABEL or LABEL:PLAN; valid labels: {valid_labels}")
+    version = catalog.version(label)
+    if version is None:
+        raise CatalogDocsError(f"unknown version label {label!r}; valid labels: {valid_labels}")
+    if sep and not plan:
+        valid = ", ".join(repr(f"{label}:{p.name}") for p in version.plans)
+        raise CatalogDocsError(f"{text!r}: expected LABEL:PLAN with a plan entry after ':'; valid here: {valid}")
+    if sep and version.plan(plan) is None:
+        valid = ", ".join(repr(p.name) for p in version.plans)
+        raise CatalogDocsError(f"plan entry {plan!r} is not listed under {label!r}; listed there: {valid}")
+    return Side(label=label, plan=plan or None)
+
+
+def _place(label: str | None, plan: str | None, entry: ListingEntry, value: str | None = None) -> Place:
+    return Place(label=label, plan=plan, position=entry.position, path=entry.path, value=value)
+
+
+def _compare_values(before: tuple[str, str], after: tuple[str, str], pairs: Iterable[tuple[ListingEntry, str,
+                    ListingEntry, str]], changes: list[Change], unchanged: list[Unchanged]) -> None:
+    """Value records for (old entry, old value, new entry, new value) pairs of two (label, plan) columns."""
+    for ea, va, eb, vb in pairs:
+        if va != vb:
+            changes.append(Change(kind="value-changed", before=_place(*before, ea, va), after=_place(*after, eb, vb)))
+        elif ea is eb:
+            unchanged.append(Unchanged(before_label=before[0], before_plan=before[1], after_label=after[0],
+                                       after_plan=after[1], position=eb.position, path=eb.path, value=vb))
+        else:  # the same entry at another position or with another path (a catalogue against a revision)
+            unchanged.append(Unchanged(before_label=before[0], before_plan=before[1], after_label=after[0],
+                                       after_plan=after[1], position=eb.position, path=eb.path, value=vb,
+                                       before_position=ea.position, before_path=ea.path))
+
+
+def latest_earlier_listing(catalog: Catalog, name: str, label: str) -> VersionLabel | None:
+    """The latest label before `label` (in catalogue order) that lists plan entry `name`, or None."""
+    labels = [v.label for v in catalog.versions]
+    for v in reversed(catalog.versions[: labels.index(label)]):
+        if v.plan(name) is not None:
+            return v
+    return None
+
+
+def listings(catalog: Catalog, name: str) -> list[tuple[PlanEntry | None, PlanEntry | None]]:
+    """For each label in order: plan entry `name` as listed under it (None when it is not listed), and as
+    listed under its previous label, the latest earlier label that lists it (None when there is none).
+    The operation and plan pages mark a value *changed* from this, so they agree with every comparison."""
+    out: list[tuple[PlanEntry | None, PlanEntry | None]] = []
+    previous: PlanEntry | None = None
+    for v in catalog.versions:
+        plan = v.plan(name)
+        out.append((plan, previous))
+        if plan is not None:
+            previous = plan
+    return out
+
+
+def _listed(catalog: Catalog, from_label: str | None, version: VersionLabel, plan: PlanEntry,
+            changes: list[Change], unchanged: list[Unchanged]) -> None:
+    """A plan entry listed under `version` but not on the earlier side: the plan-added record, then each
+    value against the plan entry's latest earlier listing, or as new when it has none."""
+    prev = latest_earlier_listing(catalog, plan.name, version.label)
+    basis = Place(label=prev.label, plan=plan.name) if prev is not None else None
+    changes.append(Change(kind="plan-added", before=Place(label=from_label), after=Place(label=version.label,
+                          plan=plan.name), basis=basis))
+    if prev is not None:
+        old = prev.plan(plan.name)
+        assert old is not None
+        _compare_values((prev.label, plan.name), (version.label, plan.name),
+                        ((e, va, e, vb) for e, va, vb in zip(catalog.entries, old.values, plan.values)),
+                        changes, unchanged)
+    else:
+        for e, v in zip(catalog.entries, plan.values):
+            changes.append(Change(kind="value-added", before=_place(from_label, None, e),
+                                  after=_place(version.label, plan.name, e, v)))
+
+
+def _unlisted(entries: tuple[ListingEntry, ...], version: VersionLabel, plan: PlanEntry, to_label: str | None,
+              seen_under: tuple[str, ...], changes: list[Change]) -> None:
+    """A plan entry listed on the earlier side only: the plan-removed record and every value it had."""
+    changes.append(Change(kind="plan-removed", before=Place(label=version.label, plan=plan.name),
+                          after=Place(label=to_label), seen_under=seen_under))
+    for e, v in zip(entries, plan.values):
+        changes.append(Change(kind="value-removed", before=_place(version.label, plan.name, e, v),
+                              after=_place(to_label, None, e), seen_under=seen_under))
+
+
+def _listing_labels(catalog: Catalog, name: str) -> tuple[str, ...]:
+    return tuple(v.label for v in catalog.versions if v.plan(name) is not None)
+
+
+def compare_sides(catalog: Catalog, from_side: Side, to_side: Side) -> Comparison:
+    """Compare two labels (plan entries matched by name) or two (label, plan entry) pairs of one catalogue."""
+    if (from_side.plan is None) != (to_side.plan is None):
+        raise CatalogDocsError("compare a label with a label, or LABEL:PLAN with LABEL:PLAN, not one with the other")
+    va = catalog.version(from_side.label or "")
+    vb = catalog.version(to_side.label or "")
+    assert va is not None and vb is not None, "parse_side checks labels"
+    changes: list[Change] = []
+    unchanged: list[Unchanged] = []
+    if from_side.plan is not None and to_side.plan is not None:
+        pa, pb = va.plan(from_side.plan), vb.plan(to_side.plan)
+        assert pa is not None and pb is not None, "parse_side checks plan entries"
+        _compare_values((va.label, pa.name), (vb.label, pb.name),
+                        ((e, x, e, y) for e, x, y in zip(catalog.entries, pa.values, pb.values)), changes, unchanged)
+        return Comparison(mode="plans", before=from_side, after=to_side, changes=tuple(changes),
+                          unchanged=tuple(unchanged))
+    # Grouped by plan entry: the later label's plan entries in its order, then those it no longer lists.
+    for pb in vb.plans:
+        pa = va.plan(pb.name)
+        if pa is None:
+            _listed(catalog, va.label, vb, pb, changes, unchanged)
+        else:
+            _compare_values((va.label, pa.name), (vb.label, pb.name),
+                            ((e, x, e, y) for e, x, y in zip(catalog.entries, pa.values, pb.values)),
+                            changes, unchanged)
+    for pa in va.plans:
+        if vb.plan(pa.name) is None:
+            _unlisted(catalog.entries, va, pa, vb.label, _listing_labels(catalog, pa.name), changes)
+    return Comparison(mode="labels", before=Side(label=va.label), after=Side(label=vb.label),
+                      changes=tuple(changes), unchanged=tuple(unchanged))
+
+
+def consecutive_pairs(catalog: Catalog) -> list[tuple[VersionLabel, VersionLabel]]:
+    """Each label with the one published after it."""
+    return list(zip(catalog.versions, catalog.versions[1:]))
+
+
+def _match_entries(old: Catalog, new: Catalog) -> dict[int, ListingEntry]:
+    """Old position -> new entry. The same path is the same entry; entries without a path are matched in
+    listing order (the source names them by position only); an unmatched old entry and an unmatched new
+    entry at the same position are one entry whose path changed."""
+    new_by_path = {e.path: e for e in new.entries if e.path is not None}
+    matched = {e.position: new_by_path[e.path] for e in old.entries if e.path in new_by_path}
+    pathless = zip((e for e in old.entries if e.path is None), (e for e in new.entries if e.path is None))
+    matched.update((o.position, e) for o, e in pathless)
+    taken = {e.position for e in matched.values()}
+    fresh = {e.position: e for e in new.entries if e.position not in taken}
+    for o in old.entries:
+        if o.position not in matched and o.position in fresh:
+            matched[o.position] = fresh.pop(o.position)
+    return matched
+
+
+def _entry_fields(o: ListingEntry, e: ListingEntry) -> tuple[EntryField, ...]:
+    fields: list[EntryField] = []
+    if o.position != e.position:
+        fields.append("position")
+    if o.path != e.path:
+        fields.append("path")
+    if (o.area.id if o.area else None) != (e.area.id if e.area else None):
+        fields.append("area")
+    if o.version_marker != e.version_marker:
+        fields.append("version_marker")
+    if o.source != e.source:
+        fields.append("source")
+    if o.not_shown != e.not_shown:
+        fields.append("not_shown")
+    return tuple(fields)
+
+
+def _moved(old: list[str], new: list[str]) -> set[str]:
+    """The names on both sides whose place among the names on both sides differs (moved in the order).
+    A name added or removed elsewhere does not move the others."""
+    in_old, in_new = set(old), set(new)
+    kept_old = [n for n in old if n in in_new]
+    kept_new = [n for n in new if n in in_old]
+    return {a for a, b in zip(kept_old, kept_new) if a != b}
+
+
+def _service_changes(old_catalog: Catalog, new_catalog: Catalog) -> list[Change]:
+    """service-changed (its own fields; the plan entry names it declares, added or removed; their order, which
+    is the order of every page's plan columns), then area-removed, area-added and area-changed (areas matched by id)."""
+    old, new = old_catalog.service, new_catalog.service
+    changes: list[Change] = []
+    fields = tuple(f for f in ("name", "summary", "source", "base_url_source", "lock_values_source")
+                   if getattr(old, f) != getattr(new, f)) \
+        + (("plan_entries",) if set(old_catalog.plan_names) != set(new_catalog.plan_names) else ()) \
+        + (("plan_entry_order",) if _moved(list(old_catalog.plan_names), list(new_catalog.plan_names)) else ())
+    if fields:
+        changes.append(Change(kind="service-changed", before=Place(service=old.name), after=Place(service=new.name),
+                              fields=fields))
+    old_areas = {a.id: a for a in old.areas}
+    new_ids = {a.id for a in new.areas}
+    moved = _moved([a.id for a in old.areas], [a.id for a in new.areas])
+    for a in old.areas:
+        if a.id not in new_ids:
+            changes.append(Change(kind="area-removed", before=Place(area=a.id)))
+    for a in new.areas:
+        was = old_areas.get(a.id)
+        if was is None:
+            changes.append(Change(kind="area-added", after=Place(area=a.id)))
+            continue
+        area_fields: tuple[str, ...] = (("order",) if a.id in moved else ()) \
+            + tuple(f for f in ("name", "source") if getattr(was, f) != getattr(a, f))
+        if area_fields:
+            changes.append(Change(kind="area-changed", before=Place(area=was.id), after=Place(area=a.id),
+                                  fields=area_fields))
+    return changes
+
+
+def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_name: str | None = None) -> Comparison:
+    """Everything that differs between two catalogues (`old_name` is the old one's git revision; the new one
+    is the working tree unless `new_name` names a revision): the service and its areas, listing entries, then
+    label by label and plan entry by plan entry every value, then the not-shown register."""
+    changes: list[Change] = _service_changes(old, new)
+    unchanged: list[Unchanged] = []
+    matched = _match_entries(old, new)
+    kept = {e.position for e in matched.values()}
+    for o in old.entries:
+        e = matched.get(o.position)
+        if e is None:
+            changes.append(Change(kind="entry-removed", before=_place(None, None, o)))
+        elif fields := _entry_fields(o, e):
+            changes.append(Change(kind="entry-changed", before=_place(None, None, o), after=_place(None, None, e),
+                                  fields=fields))
+    for e in new.entries:
+        if e.position not in kept:
+            changes.append(Change(kind="entry-added", after=_place(None, None, e)))
+
+    new_labels = {v.label: v for v in new.versions}
+    for va in old.versions:
+        if va.label not in new_labels:
+            # Its values are only in the catalogue at the old revision: nothing to point to here.
+            changes.append(Change(kind="label-removed", before=Place(label=va.label)))
+            for pa in va.plans:
+                _unlisted(old.entries, va, pa, None, (), changes)
+    labels_moved = _moved([v.label for v in old.versions], [v.label for v in new.versions])
+    for i, vb in enumerate(new.versions):
+        va = old.version(vb.label)
+        if va is not None:
+            fields: tuple[str, ...] = (("order",) if vb.label in labels_moved else ()) \
+                + tuple(f for f in ("plan_table", "value_column", "plan_table_source", "source")
+                        if getattr(va, f) != getattr(vb, f))
+            if fields:
+                changes.append(Change(kind="label-changed", before=Place(label=va.label), after=Place(label=vb.label),
+                                      fields=fields))
+        if va is None:
+            prev = new.versions[i - 1].label if i > 0 else None
+            changes.append(Change(kind="label-added", after=Place(label=vb.label),
+                                  basis=Place(label=prev) if prev is not None else None))
+            for pb in vb.plans:
+                _listed(new, None, vb, pb, changes, unchanged)
+            continue
+        plans_moved = _moved([p.name for p in va.plans], [p.name for p in vb.plans])
+        for pb in vb.plans:
+            pa = va.plan(pb.name)
+            if pa is None:
+                _listed(new, vb.label, vb, pb, changes, unchanged)
+                continue
+            plan_fields: tuple[PlanField, ...] = (("order",) if pb.name in plans_moved else ()) \
+                + (("source",) if pa.source != pb.source else ())
+            if plan_fields:
+                changes.append(Change(kind="plan-changed", before=Place(label=va.label, plan=pa.name),
+                                      after=Place(label=vb.label, plan=pb.name), fields=plan_fields))
+            old_values = {o.position: (o, v) for o, v in zip(old.entries, pa.values)}
+            new_values = {e.position: v for e, v in zip(new.entries, pb.values)}
+            pairs = []
+            for pos, (o, v) in old_values.items():
+                e = matched.get(pos)
+                if e is None:
+                    changes.append(Change(kind="value-removed", before=_place(va.label, pa.name, o, v),
+                                          after=Place(label=vb.label, plan=pb.name)))
+                else:
+                    pairs.append((o, v, e, new_values[e.position]))
+            _compare_values((va.label, pa.name), (vb.label, pb.name), pairs, changes, unchanged)
+            for e, v in zip(new.entries, pb.values):
+                if e.position not in kept:
+                    changes.append(Change(kind="value-added", before=Place(label=va.label, plan=pa.name),
+                                          after=_place(vb.label, pb.name, e, v)))
+        for pa in va.plans:
+            if vb.plan(pa.name) is None:
+                _unlisted(old.entries, va, pa, vb.label, _listing_labels(new, pa.name), changes)
+
+    old_reg = {n.id: n for n in old.not_shown}
+    new_reg = {n.id: n for n in new.not_shown}
+    for nid, n in old_reg.items():
+        if nid not in new_reg:
+            changes.append(Change(kind="not-shown-removed", before=Place(not_shown=nid, section=n.section)))
+    for nid, n in new_reg.items():
+        was = old_reg.get(nid)
+        if was is None:
+            changes.append(Change(kind="not-shown-added", after=Place(not_shown=nid, section=n.section)))
+        elif was != n:
+            changed = tuple(f for f in ("topic", "detail", "section", "scope", "entries")
+                            if getattr(was, f) != getattr(n, f))
+            changes.append(Change(kind="not-shown-changed", before=Place(not_shown=nid, section=was.section),
+                                  after=Place(not_shown=nid, section=n.section), fields=changed))
+    return Comparison(mode="revisions", before=Side(revision=old_name), after=Side(revision=new_name),
+                      changes=tuple(changes), unchanged=tuple(unchanged))

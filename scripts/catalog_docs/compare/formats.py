@@ -1,0 +1,460 @@
+"""Formatters for comparisons: text for a terminal, Markdown for a pull-request comment, JSON for tools.
+
+They only format the change records of `compare`; none of them looks at a catalogue or computes a diff.
+Text and Markdown show the same thing: a summary first, then the records grouped by label, then plan
+entry, then transition.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from catalog_docs.compare.changes import CHANGE_KINDS, VALUE_KINDS, Change, ChangeKind, Comparison, Place, Unchanged
+from catalog_docs.compare.json_format import comparison_data
+from catalog_docs.errors import CatalogDocsError
+from catalog_docs.escape import for_terminal, md_escape
+from catalog_docs.serialize import to_json
+
+DiffFormat = Literal["text", "markdown", "json"]
+DIFF_FORMATS: tuple[DiffFormat, ...] = ("text", "markdown", "json")
+
+COMMENT_LIMIT = 65_536
+"""GitHub refuses a pull-request comment longer than this many characters."""
+COMMENT_BUDGET = COMMENT_LIMIT - 1_536
+"""What the Markdown aims under, so a caller's heading or a bot's footer still fits."""
+
+# (singular, plural) of each kind, as counted in the summary.
+KIND_NOUNS: dict[ChangeKind, tuple[str, str]] = {
+    "service-changed": ("service changed", "service changed"),  # one service: at most one record
+    "area-added": ("area added", "areas added"),
+    "area-removed": ("area removed", "areas removed"),
+    "area-changed": ("area changed", "areas changed"),
+    "label-added": ("version label added", "version labels added"),
+    "label-removed": ("version label removed", "version labels removed"),
+    "label-changed": ("version label changed", "version labels changed"),
+    "plan-added": ("plan entry added", "plan entries added"),
+    "plan-removed": ("plan entry removed", "plan entries removed"),
+    "plan-changed": ("plan entry changed", "plan entries changed"),
+    "entry-added": ("listing entry added", "listing entries added"),
+    "entry-removed": ("listing entry removed", "listing entries removed"),
+    "entry-changed": ("listing entry changed", "listing entries changed"),
+    "value-changed": ("value changed", "values changed"),
+    "value-added": ("new value (no earlier listing)", "new values (no earlier listing)"),
+    "value-removed": ("value no longer listed", "values no longer listed"),
+    "not-shown-added": ("not-shown item added", "not-shown items added"),
+    "not-shown-removed": ("not-shown item removed", "not-shown items removed"),
+    "not-shown-changed": ("not-shown item changed", "not-shown items changed"),
+}
+# The service and its areas, then structural changes (what exists), then values, then the register; the
+# order of the summary.
+_ORDER: tuple[ChangeKind, ...] = (
+    "service-changed", "area-added", "area-removed", "area-changed", "label-added", "label-removed",
+    "label-changed", "plan-added", "plan-removed", "plan-changed", "entry-added", "entry-removed",
+    "entry-changed", "value-changed", "value-added", "value-removed", "not-shown-added", "not-shown-removed",
+    "not-shown-changed",
+)
+assert set(_ORDER) == set(CHANGE_KINDS) == set(KIND_NOUNS), "every kind has words and a place"
+
+
+def plural(n: int, one: str, many: str) -> str:
+    """`1 plan entry`, `2 plan entries`: the count with the right form of the noun."""
+    return f"{n:,} {one if n == 1 else many}"
+
+
+# ---- grouping (formatting only: the records come grouped; this gathers them under headings) ---------------
+
+GroupKey = tuple[str, str | None, str | None]
+"""("service" | "entries" | "label" | "not-shown", label, plan entry)."""
+
+
+@dataclass(slots=True)
+class Group:
+    """The records under one heading: the service and its areas, listing entries, one (label, plan entry), or
+    the register."""
+
+    key: GroupKey
+    records: list[Change] = field(default_factory=list)
+    values: list[Change] = field(default_factory=list)
+    unchanged: list[Unchanged] = field(default_factory=list)
+
+    @property
+    def opening(self) -> Change | None:
+        """The record that says why the group exists (plan-added, plan-removed, label-added...), if any."""
+        return next((c for c in self.records if c.kind in ("plan-added", "plan-removed")), None)
+
+    @property
+    def basis(self) -> Place | None:
+        """What the group's values are compared with when it is a re-listed plan entry (else None)."""
+        return self.opening.basis if self.opening is not None else None
+
+    @property
+    def lists_unchanged(self) -> bool:
+        """An added plan entry shows every value, the unchanged ones too; other groups only count them."""
+        return self.opening is not None and self.opening.kind == "plan-added"
+
+    def transitions(self) -> list[tuple[ChangeKind, str | None, str | None, list[Change]]]:
+        """The value records by (kind, from value, to value), largest group first."""
+        found: dict[tuple[ChangeKind, str | None, str | None], list[Change]] = {}
+        for c in self.values:
+            found.setdefault((c.kind, c.before.value, c.after.value), []).append(c)
+        order = {k: i for i, k in enumerate(VALUE_KINDS)}
+        return [(k, a, b, cs) for (k, a, b), cs in
+                sorted(found.items(), key=lambda kv: (order[kv[0][0]], -len(kv[1]), kv[0][1] or "", kv[0][2] or ""))]
+
+
+def _key(c: Change) -> GroupKey:
+    if c.kind == "service-changed" or c.kind.startswith("area-"):
+        return ("service", None, None)
+    if c.kind.startswith("entry-"):
+        return ("entries", None, None)
+    if c.kind.startswith("not-shown-"):
+        return ("not-shown", None, None)
+    return ("label", c.label, c.plan)
+
+
+def groups(cmp: Comparison) -> list[Group]:
+    """The records under their headings, in the order they first appear."""
+    out: dict[GroupKey, Group] = {}
+    for c in cmp.changes:
+        g = out.setdefault(_key(c), Group(key=_key(c)))
+        (g.values if c.kind in VALUE_KINDS else g.records).append(c)
+    for u in cmp.unchanged:
+        g = out.get(("label", u.after_label, u.after_plan))
+        if g is not None:
+            g.unchanged.append(u)
+    return list(out.values())
+
+
+def summary_rows(cmp: Comparison) -> list[tuple[str, int, tuple[str, str] | None]]:
+    """(what, how many, (from, to) for a value transition): structural kinds first, each value transition
+    a row of its own, then unchanged."""
+    rows: list[tuple[str, int, tuple[str, str] | None]] = []
+    counts = cmp.counts()
+    for kind in _ORDER:
+        if kind == "value-changed":
+            rows.extend((KIND_NOUNS[kind][n != 1], n, (a, b)) for a, b, n in cmp.transitions())
+        elif counts[kind]:
+            rows.append((KIND_NOUNS[kind][counts[kind] != 1], counts[kind], None))
+    rows.append(("value unchanged" if len(cmp.unchanged) == 1 else "values unchanged", len(cmp.unchanged), None))
+    return [(what[0].upper() + what[1:], n, t) for what, n, t in rows]
+
+
+def full_json_command(cmp: Comparison) -> str:
+    """The command that prints every record of this comparison."""
+    if cmp.mode == "revisions":
+        return f"catalog-docs diff --against {shlex.quote(cmp.before.revision or 'REV')} --format json"
+    return f"catalog-docs diff {shlex.quote(cmp.from_side)} {shlex.quote(cmp.to_side)} --format json"
+
+
+# ---- words shared by text and Markdown; `name` formats each catalogue name --------------------------------
+
+Name = Callable[[object], str]
+
+
+def _entry(c: Change | Unchanged, side: Literal["after", "before"] = "after") -> str:
+    """The listing entry's name on one side (the other side's when this one has none): path or entry-N."""
+    first, second = (c.after, c.before) if side == "after" else (c.before, c.after)
+    place = first if first.position is not None else second
+    return place.path if place.path is not None else f"entry-{place.position}"
+
+
+def heading(g: Group, cmp: Comparison, name: Name) -> str:
+    """The heading of a group."""
+    kind, label, plan = g.key
+    if kind == "service":
+        return "Service and areas"
+    if kind == "entries":
+        return "Listing entries"
+    if kind == "not-shown":
+        return "Not-shown register"
+    if plan is None:
+        return f"Version label {name(label)}"
+    if cmp.mode == "plans":
+        return f"{name(cmp.from_side)} → {name(cmp.to_side)}"
+    return f"{name(label)} · plan entry {name(plan)}"
+
+
+_FIELD_WORDS = {"name": "name changed", "summary": "summary changed", "source": "source changed",
+                "plan_table": "plan table title changed", "value_column": "value column changed",
+                "plan_table_source": "plan table source changed", "base_url_source": "base URL source changed",
+                "lock_values_source": "lock values source changed",
+                "plan_entries": "plan entry names added or removed",
+                "plan_entry_order": "plan entries moved in the order of plan columns"}
+"""How a changed field of a label, plan entry, service or area reads (`order` is said per kind)."""
+
+
+def _fields(c: Change, order_of: str = "", **instead: str) -> str:
+    """The changed fields of `c`, in its order: `order` as "moved in the order of {order_of}", a field
+    given in `instead` as that text, any other in _FIELD_WORDS' words."""
+    return "; ".join(instead[f] if f in instead else f"moved in the order of {order_of}" if f == "order"
+                     else _FIELD_WORDS.get(f, f) for f in c.fields)
+
+
+def describe(c: Change, cmp: Comparison, name: Name) -> str:
+    """One sentence for a record that is not a value record."""
+    b, a = c.before, c.after
+    match c.kind:
+        case "label-added":
+            after = f", after {name(c.basis.label)}" if c.basis is not None else ", the first label"
+            return f"Version label {name(a.label)} added{after}."
+        case "label-removed":
+            return (f"Version label {name(b.label)} removed; its values are only in the catalogue at "
+                    f"{name(cmp.from_side)}.")
+        case "label-changed":
+            return f"Version label {name(a.label)}: {_fields(c, 'labels')}."
+        case "plan-changed":
+            return f"Plan entry {name(a.plan)} under {name(a.label)}: {_fields(c, 'plan entries')}."
+        case "service-changed":
+            return f"Service {name(a.service)}: {_fields(c, name=f'name {name(b.service)} → {name(a.service)}')}."
+        case "area-added":
+            return f"Area {name(a.area)} added."
+        case "area-removed":
+            return f"Area {name(b.area)} removed."
+        case "area-changed":
+            return f"Area {name(a.area)}: {_fields(c, 'areas')}."
+        case "plan-added":
+            where = f"not listed under {name(b.label)}" if b.label is not None else "a new label"
+            if c.basis is None:
+                return (f"Plan entry {name(a.plan)} listed under {name(a.label)} ({where}). No earlier label lists "
+                        f"it, so every value is new.")
+            return (f"Plan entry {name(a.plan)} listed under {name(a.label)} ({where}). Each value is compared "
+                    f"with its previous label, {name(c.basis.label)}, the latest earlier label that lists it.")
+        case "plan-removed":
+            where = f"not listed under {name(a.label)}" if a.label is not None else "label removed"
+            seen = (f"Its values can still be seen under {', '.join(map(name, c.seen_under))}."
+                    if c.seen_under else "No label lists it any more.")
+            return f"Plan entry {name(b.plan)} listed under {name(b.label)} ({where}). {seen}"
+        case "entry-added":
+            return f"Listing entry #{a.position} POST {name(_entry(c))} added."
+        case "entry-removed":
+            return f"Listing entry #{b.position} POST {name(_entry(c, 'before'))} removed."
+        case "entry-changed":
+            moves = []
+            if "position" in c.fields:
+                moves.append(f"moved from #{b.position} to #{a.position}")
+            if "path" in c.fields:
+                moves.append(f"path {name(_entry(c, 'before'))} → {name(_entry(c))}")
+            others = [f.replace("_", " ") for f in c.fields if f not in ("position", "path")]
+            if others:
+                moves.append(", ".join(others) + " changed")
+            return f"Listing entry #{a.position} POST {name(_entry(c))}: {'; '.join(moves)}."
+        case "not-shown-added":
+            return f"Not-shown item {name(a.not_shown)} ({name(a.section)}) added."
+        case "not-shown-removed":
+            return f"Not-shown item {name(b.not_shown)} ({name(b.section)}) removed."
+        case "not-shown-changed":
+            return f"Not-shown item {name(a.not_shown)} ({name(a.section)}): {', '.join(c.fields)} changed."
+        case _:
+            raise AssertionError(f"value records are listed, not described: {c.kind}")
+
+
+def transition_title(kind: ChangeKind, a: str | None, b: str | None, values: list[Change], name: Name,
+                     basis: object = None) -> str:
+    """`close → unlimited (3 values)`, `new: close (2 values)`, `no longer listed: unlimited (1 value)`;
+    with `basis` (a re-listed plan entry), the labels compared are named too."""
+    n = plural(len(values), "value", "values")
+    if kind == "value-added":
+        return f"New: {name(b)} ({n})"
+    if kind == "value-removed":
+        return f"No longer listed: {name(a)} ({n})"
+    labels = {(c.before.label, c.after.label) for c in values}
+    between = ""
+    if len(labels) == 1 and basis is not None:
+        la, lb = next(iter(labels))
+        if la is not None and lb is not None and la != lb:
+            between = f", {name(la)} → {name(lb)}"
+    return f"{name(a)} → {name(b)} ({n}{between})"
+
+
+# ---- text ---------------------------------------------------------------------------------------------------
+
+def _plain(text: object) -> str:
+    return str(text)
+
+
+def format_text(cmp: Comparison) -> str:
+    """For a terminal: the summary first, then every record by label, plan entry and transition."""
+    diffs = plural(len(cmp.changes), "difference", "differences") if cmp.has_differences else "no differences"
+    out = [f"{cmp.from_side} -> {cmp.to_side}: {diffs}", "", "Summary"]
+    rows = [(what + (f" {t[0]} -> {t[1]}" if t else ""), n) for what, n, t in summary_rows(cmp)]
+    width = max(len(what) for what, _ in rows)
+    out.extend(f"  {what:<{width}}  {n:>5}" for what, n in rows)
+    for g in groups(cmp):
+        if not g.records and not g.values:
+            continue
+        out += ["", heading(g, cmp, _plain).replace("→", "->")]
+        out.extend(f"  {describe(c, cmp, _plain)}".replace("→", "->") for c in g.records)
+        for kind, a, b, values in g.transitions():
+            out.append(f"  {transition_title(kind, a, b, values, _plain, g.basis)}".replace("→", "->"))
+            pw = max(len(_entry(c)) for c in values)
+            out.extend(f"    {c.position:>4}  {_entry(c):<{pw}}" for c in values)
+        if g.unchanged:
+            if g.lists_unchanged:
+                out.append(f"  Unchanged ({plural(len(g.unchanged), 'value', 'values')})")
+                pw = max(len(_entry(u)) for u in g.unchanged)
+                out.extend(f"    {u.position:>4}  {_entry(u):<{pw}}  {u.value}" for u in g.unchanged)
+            else:
+                out.append(f"  {plural(len(g.unchanged), 'value', 'values')} unchanged")
+    # Catalogue text read from a git revision (`--against`) reaches the terminal here: never raw controls.
+    return "\n".join(for_terminal(line.rstrip()) for line in out) + "\n"
+
+
+# ---- Markdown -----------------------------------------------------------------------------------------------
+
+_PLAIN = re.compile(r"[A-Za-z0-9 ._~/{}:>#()§-]+")
+
+
+def _md(text: object) -> str:
+    """Catalogue text for Markdown: validated names and paths as code spans, anything else escaped."""
+    s = str(text)
+    return f"`{s}`" if _PLAIN.fullmatch(s) else str(md_escape(s))
+
+
+def _html(text: object) -> str:
+    """Catalogue text inside raw HTML (a <summary>), where Markdown is not read."""
+    return html.escape(str(text))
+
+
+def _value_table(cmp: Comparison, kind: ChangeKind, values: list[Change], limit: int) -> list[str]:
+    a = values[0]
+    if kind == "value-added":
+        head = ["| Position | Path | Value |", "|---:|---|---|"]
+        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.to_value)} |" for c in values[:limit]]
+    elif kind == "value-removed":
+        head = ["| Position | Path | Value |", "|---:|---|---|"]
+        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} |" for c in values[:limit]]
+    else:
+        before = _md(a.before.label) if a.before.label else "from"
+        after = _md(a.after.label) if a.after.label else "to"
+        if cmp.mode == "plans":
+            before, after = _md(cmp.from_side), _md(cmp.to_side)
+        head = [f"| Position | Path | {before} | {after} |", "|---:|---|---|---|"]
+        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} | {_md(c.to_value)} |"
+                for c in values[:limit]]
+    return head + rows
+
+
+def _left_out(n: int) -> str:
+    return f"*{plural(n, 'more row', 'more rows')} left out (see the end of this comment).*"
+
+
+_FOLD = 10
+"""Tables longer than this many rows are folded into a <details> block."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Comment:
+    """What every draft of a pull-request comment shows, worked out once: format_markdown writes drafts
+    (`_markdown`) of different lengths until one fits."""
+
+    cmp: Comparison
+    summary: list[tuple[str, int, tuple[str, str] | None]]
+    sections: list[Group]
+
+
+def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | None) -> str:
+    cmp = comment.cmp
+    out = [f"### Catalogue diff: {_md(cmp.from_side)} → {_md(cmp.to_side)}", ""]
+    if not cmp.has_differences:
+        out += ["No differences.", "",
+                f"{plural(len(cmp.unchanged), 'value', 'values')} unchanged."]
+        return "\n".join(out) + "\n"
+    out += [f"**{plural(len(cmp.changes), 'difference', 'differences')}.**", "",
+            "| Change | Count |", "|---|---:|"]
+    for what, n, t in comment.summary:
+        out.append(f"| {what}{f' {_md(t[0])} → {_md(t[1])}' if t else ''} | {n:,} |")
+    out.append("")
+    all_groups = comment.sections
+    shown = all_groups if groups_limit is None else all_groups[:groups_limit]
+    left = 0
+    for g in shown:
+        out += [f"#### {heading(g, cmp, _md)}", ""]
+        for c in g.records:
+            out.append(f"- {describe(c, cmp, _md)}")
+        if g.records:
+            out.append("")
+        tables = [(transition_title(k, a, b, vs, _md, g.basis), transition_title(k, a, b, vs, _html, g.basis), _value_table(
+            cmp, k, vs, len(vs) if rows_limit is None else rows_limit), len(vs)) for k, a, b, vs in g.transitions()]
+        if g.lists_unchanged and g.unchanged:
+            n = len(g.unchanged)
+            keep = g.unchanged if rows_limit is None else g.unchanged[:rows_limit]
+            table = ["| Position | Path | Value |", "|---:|---|---|"] + [
+                f"| {u.position} | {_md(_entry(u))} | {_md(u.value)} |" for u in keep]
+            words = f"Unchanged ({plural(n, 'value', 'values')})"
+            tables.append((words, words, table, n))
+        for md_title, html_title, table, n in tables:
+            kept = len(table) - 2
+            if n > _FOLD or kept < n:
+                out += ["<details>", f"<summary>{html_title}</summary>", ""]
+            else:
+                out += [f"**{md_title}**", ""]
+            if kept:
+                out += table
+                out.append("")
+            if kept < n:
+                left += n - kept
+                out += [_left_out(n - kept), ""]
+            if n > _FOLD or kept < n:
+                out += ["</details>", ""]
+        if g.unchanged and not g.lists_unchanged:
+            out += [f"{plural(len(g.unchanged), 'value', 'values')} unchanged.", ""]
+    hidden = all_groups[len(shown):]
+    if hidden or left:
+        what = []
+        if left:
+            what.append(plural(left, "table row", "table rows"))
+        if hidden:
+            records = sum(len(g.records) + len(g.values) for g in hidden)
+            what.append(f"{plural(len(hidden), 'whole section', 'whole sections')} "
+                        f"({plural(records, 'record', 'records')})")
+        out += ["---", "",
+                f"*Left out to keep this comment under GitHub's {COMMENT_LIMIT:,}-character limit: "
+                f"{' and '.join(what)}. `{full_json_command(cmp)}` prints every record.*", ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def format_markdown(cmp: Comparison, budget: int = COMMENT_BUDGET) -> str:
+    """A pull-request comment: a summary table, then one section per label and plan entry. However large
+    the change, it stays under `budget` characters: it shortens the tables first, then drops whole sections
+    from the end, and says what it left out and how to get everything."""
+    comment = _Comment(cmp=cmp, summary=summary_rows(cmp),
+                       sections=[g for g in groups(cmp) if g.records or g.values])
+    text = _markdown(comment, None, None)
+    if len(text) <= budget:
+        return text
+    if len(_markdown(comment, 0, None)) <= budget:
+        # The most rows per table that fit (a binary search: the length grows with the row limit).
+        lo, hi = 0, max(len(cmp.changes), len(cmp.unchanged))
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if len(_markdown(comment, mid, None)) <= budget:
+                lo = mid
+            else:
+                hi = mid - 1
+        return _markdown(comment, lo, None)
+    lo, hi = 0, len(comment.sections)  # the most sections that fit, with empty tables
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if len(_markdown(comment, 0, mid)) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    return _markdown(comment, 0, lo)
+
+
+def format_json(cmp: Comparison) -> str:
+    """The comparison as JSON, in the shape of `schemas/diff.schema.json`."""
+    return to_json(comparison_data(cmp))
+
+
+def format_comparison(cmp: Comparison, fmt: str) -> str:
+    """Format a comparison in one of DIFF_FORMATS."""
+    formatters = {"text": format_text, "markdown": format_markdown, "json": format_json}
+    if fmt not in formatters:
+        raise CatalogDocsError(f"unknown diff format {fmt!r}; valid formats: {', '.join(DIFF_FORMATS)}")
+    return formatters[fmt](cmp)

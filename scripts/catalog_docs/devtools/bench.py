@@ -1,0 +1,557 @@
+"""Benchmark: how load, validate, render and the site builders grow with the catalogue.
+
+`make bench` (or `python -m catalog_docs.devtools.bench --out bench-out`) writes synthetic catalogues of several
+sizes into bench-out/, measures each stage, and prints one JSON line per measurement, then a table.
+It reports figures; it never fails on a number. Times are wall-clock seconds (the best of --repeat
+runs for the stages in this process); `cpu_s` figures count processor time, which varies less than
+wall-clock time on a busy machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from catalog_docs.site.incremental import render_if_changed
+from catalog_docs.catalog.load import load_file
+from catalog_docs.site.render import plan_pages, render_pages, render_workers, write_output
+from catalog_docs.authoring.synth import SynthSpec, synth_files
+from catalog_docs.catalog.validate import load_catalog
+
+ROOT = Path(__file__).resolve().parents[3]
+BIN = Path(sys.executable).parent
+MAX_PAGE_BYTES = 2 * 1024 * 1024
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = fn()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _best(fn: Callable[[], Any], repeat: int) -> tuple[Any, float, float]:
+    runs = [_timed(fn) for _ in range(repeat)]
+    return runs[-1][0], min(r[1] for r in runs), min(r[2] for r in runs)
+
+
+def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, bool, str]:
+    """Run a builder; wall time, its processor time (children), success, last lines of its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})})
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-5:])
+    return wall, cpu, proc.returncode == 0, tail
+
+
+def _time_templates(catalog: Any) -> dict[str, float]:
+    """Seconds spent producing each kind of file (template, or `download`) in one process (measurement only)."""
+    spent: dict[str, float] = {}
+    for job in plan_pages(catalog).jobs:
+        start = time.perf_counter()
+        job.produce()
+        spent[job.kind] = spent.get(job.kind, 0.0) + time.perf_counter() - start
+    return spent
+
+
+MKDOCS_BUILD = [str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"]
+
+
+def _builder_command(builder: str) -> list[str] | None:
+    """The strict build command of `builder` (mkdocs on mkdocs-bare.yml, Zensical on zensical.yml), or None
+    when Zensical is not installed."""
+    if builder == "mkdocs":
+        return MKDOCS_BUILD
+    exe = BIN / "zensical"
+    return [str(exe), "build", "--strict", "--clean", "-f", "zensical.yml"] if exe.exists() else None
+
+
+def _build_against(report: Report, case: str, project: Path, folder: Path, builders: list[str], prefix: str,
+                   ratio: str, note: str, env: dict[str, str] | None = None, rounds: int = 1) -> None:
+    """Build our project and the one in `folder` with each builder, one after the other, `rounds` times.
+    Records `{prefix}_{builder}_build_s` (the median of its builds) and `{builder}_{ratio}`: the median of
+    the rounds' ratios of our build time to it. The two builds of a round run back to back, so a busy minute
+    slows both; the median keeps one outlying round from moving the figure. Each round's pair of wall-clock
+    times is in the row (`rounds`), to recompute the ratio from."""
+    for builder in builders:
+        cmd = _builder_command(builder)
+        if cmd is None:
+            continue
+        runs: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        failed = ""
+        for _ in range(rounds):
+            ours_wall, ours_cpu, ours_ok, ours_tail = _run(cmd, project)
+            wall, cpu, ok, tail = _run(cmd, folder, env)
+            if not (ok and ours_ok):
+                failed = tail if not ok else ours_tail
+                break
+            runs.append(((ours_wall, ours_cpu), (wall, cpu)))
+        if failed or not runs:
+            report.add(case, f"{prefix}_{builder}_build_s", "failed", "s", ok=False, output=failed)
+            continue
+        theirs = [t for _, t in runs]
+        report.add(case, f"{prefix}_{builder}_build_s", statistics.median(w for w, _ in theirs), "s",
+                   cpu_s=round(statistics.median(c for _, c in theirs), 3), ok=True)
+        cpu_ratios = [o[1] / t[1] for o, t in runs if t[1] > 0]
+        report.add(case, f"{builder}_{ratio}", round(statistics.median(o[0] / t[0] for o, t in runs), 2), "x",
+                   cpu_ratio=round(statistics.median(cpu_ratios), 2) if cpu_ratios else None,
+                   rounds=[[round(o[0], 3), round(t[0], 3)] for o, t in runs], note=note.format(builder=builder))
+
+
+def _lay_out(project: Path, tree: Path) -> None:
+    """A fresh project folder around the sources of `tree` (this repository, or a revision extracted by
+    extract_revision): an empty docs/, the overrides, package and project files linked, mkdocs.yml copied,
+    and the builders' configurations: mkdocs-bare.yml, the same without its hooks (a bare build of
+    already-rendered pages), and zensical.yml, writing to site-zensical/."""
+    if project.exists():
+        shutil.rmtree(project)
+    (project / "docs").mkdir(parents=True)
+    for name in ("overrides", "scripts", "pyproject.toml", "requirements"):
+        (project / name).symlink_to(tree / name)
+    shutil.copyfile(tree / "mkdocs.yml", project / "mkdocs.yml")
+    config = (tree / "mkdocs.yml").read_text(encoding="utf-8")
+    (project / "mkdocs-bare.yml").write_text(re.sub(r"^hooks:\n(?:  - .*\n)+", "", config, flags=re.M),
+                                             encoding="utf-8")
+    (project / "zensical.yml").write_text(config.replace("site_dir: site", "site_dir: site-zensical"), encoding="utf-8")
+
+
+def make_project(project: Path, catalog_files: dict[str, str] | None) -> None:
+    """A throw-away copy of the site project around a catalogue: config, overrides (theme assets included)
+    and hook from this repository (linked or copied), and either a synthetic catalogue or the real one."""
+    _lay_out(project, ROOT)
+    if catalog_files is None:
+        shutil.copytree(ROOT / "catalog", project / "catalog")
+    else:
+        for rel, text in catalog_files.items():
+            path = project / "catalog" / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+
+
+def _site_stats(site: Path, slugs: list[str]) -> dict[str, Any]:
+    total = html = 0
+    biggest, biggest_path = 0, ""
+    for path in site.rglob("*"):
+        if path.is_file():
+            size = path.stat().st_size
+            total += size
+            if path.suffix == ".html":
+                html += size
+                if size > biggest:
+                    biggest, biggest_path = size, path.relative_to(site).as_posix()
+    op_sizes = [(site / "operations" / slug / "index.html").stat().st_size for slug in slugs
+                if (site / "operations" / slug / "index.html").is_file()]
+    # mkdocs writes search/search_index.json, Zensical search.json
+    search = [p.stat().st_size for p in (site / "search" / "search_index.json", site / "search.json") if p.is_file()]
+    return {"site_bytes": total, "search_index_bytes": sum(search), "html_bytes": html, "largest_html_bytes": biggest, "largest_html_page": biggest_path,
+            "pages_over_2mb": sum(1 for p in site.rglob("*.html") if p.stat().st_size > MAX_PAGE_BYTES),
+            "html_bytes_per_operation_page": round(sum(op_sizes) / len(op_sizes)) if op_sizes else 0}
+
+
+class Report:
+    """Collects measurements; prints each as one JSON line as it comes."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+
+    def add(self, case: str, metric: str, value: Any, unit: str = "", **extra: Any) -> None:
+        row = {"case": case, "metric": metric, "value": round(value, 4) if isinstance(value, float) else value,
+               "unit": unit, **extra}
+        self.rows.append(row)
+        print(json.dumps(row, ensure_ascii=False), flush=True)
+
+    def get(self, case: str, metric: str) -> Any:
+        return next((r["value"] for r in self.rows if r["case"] == case and r["metric"] == metric), None)
+
+    def table(self) -> str:
+        """The figures as readable tables: one column per catalogue, then one per comparison of sizes."""
+        groups: dict[bool, list[dict[str, Any]]] = {}
+        for row in self.rows:
+            groups.setdefault("->" in row["case"] or row["case"] == "all", []).append(row)
+        return "\n\n".join(_table(rows) for _, rows in sorted(groups.items()))
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    cases = list(dict.fromkeys(r["case"] for r in rows))
+    metrics = list(dict.fromkeys(r["metric"] for r in rows))
+    values = {(r["case"], r["metric"]): r["value"] for r in rows}
+    width = max(len(m) for m in metrics) + 2
+    col = max(12, *(len(c) + 2 for c in cases),
+              *(len(_cell(v)) + 2 for v in values.values()))
+    lines = [f"{'metric':<{width}}" + "".join(f"{c:>{col}}" for c in cases)]
+    for m in metrics:
+        lines.append(f"{m:<{width}}" + "".join(f"{_cell(values.get((c, m))):>{col}}" for c in cases))
+    return "\n".join(lines)
+
+
+def bench_catalog(report: Report, case: str, project: Path, repeat: int, builders: list[str]) -> None:
+    """Measure one catalogue in its project folder."""
+    catalog_dir, docs = project / "catalog", project / "docs"
+    files = sorted(catalog_dir.rglob("*.yaml"))
+    _, wall, cpu = _best(lambda: [load_file(p, p.name) for p in files], repeat)
+    report.add(case, "yaml_load_s", wall, "s", cpu_s=round(cpu, 4))
+    catalog, wall_lv, cpu_lv = _best(lambda: load_catalog(catalog_dir), repeat)
+    report.add(case, "load_validate_s", wall_lv, "s", cpu_s=round(cpu_lv, 4))
+    values = sum(len(p.values) for v in catalog.versions for p in v.plans)
+    report.add(case, "values", values)
+    pages, wall_r, cpu_r = _best(lambda: render_pages(catalog), repeat)
+    report.add(case, "render_pages_s", wall_r, "s", cpu_s=round(cpu_r, 4))
+    md = [p for p in pages if p.endswith(".md")]
+    op_pages = len(catalog.entries)
+    per_template = _time_templates(catalog)
+    for template, seconds in sorted(per_template.items(), key=lambda kv: -kv[1]):
+        report.add(case, f"template_{template.split('.')[0]}_s", seconds, "s")
+    report.add(case, "operation_pages_rendered_per_s", round(op_pages / per_template["operation.md.j2"]), "pages/s",
+               note="operation pages only, Jinja time")
+    result, wall_w, cpu_w = _timed(lambda: write_output(pages, docs))
+    report.add(case, "write_s", wall_w, "s", cpu_s=round(cpu_w, 4))
+    report.add(case, "files_written", len(result.written))
+    report.add(case, "bytes_written", sum(len(pages[p].encode("utf-8")) for p in result.written), "B")
+    stage = wall_lv + wall_r + wall_w
+    report.add(case, "render_stage_s", stage, "s", cpu_s=round(cpu_lv + cpu_r + cpu_w, 4),
+               note="load + validate + render + write, first render")
+    report.add(case, "render_workers", render_workers(len(pages)), note="processes that render pages")
+    cold = (project / "docs-cold").resolve()
+    shutil.rmtree(cold, ignore_errors=True)
+    wall_cold, _, ok, tail = _run([str(BIN / "catalog-docs"), "render", "--catalog", str(catalog_dir.resolve()),
+                                   "--out", str(cold)], project)
+    report.add(case, "cli_render_cold_s", wall_cold if ok else "failed", "s", ok=ok,
+               note="`catalog-docs render` in a new process: interpreter start, imports, template compilation",
+               **({} if ok else {"output": tail}))
+    shutil.rmtree(cold, ignore_errors=True)
+    report.add(case, "pages_per_s", round(len(md) / stage), "pages/s")
+    report.add(case, "operation_pages_per_s", round(op_pages / stage), "pages/s")
+
+    # Incremental: the first fingerprinted render stamps the manifest; then a no-op; then one value.
+    render_if_changed(catalog_dir, docs, force=True)
+    noop, wall_n, _ = _timed(lambda: render_if_changed(catalog_dir, docs))
+    report.add(case, "noop_rerender_s", wall_n, "s", files_written=0 if noop is None else len(noop.written),
+               share_of_first=round(wall_n / stage, 4))
+    forced, wall_f, _ = _timed(lambda: render_if_changed(catalog_dir, docs, force=True))
+    report.add(case, "noop_forced_rerender_s", wall_f, "s", files_written=len(forced.written) if forced else 0,
+               share_of_first=round(wall_f / stage, 4))
+    version_file = sorted((catalog_dir / "versions").glob("*.yaml"))[-1]
+    text = version_file.read_text(encoding="utf-8")
+    key = catalog.entries[1].key
+    for old, new in ((f"{key}: close\n", f"{key}: unlimited\n"), (f"{key}: unlimited\n", f"{key}: close\n")):
+        if old in text:
+            version_file.write_text(text.replace(old, new, 1), encoding="utf-8")
+            break
+    changed, wall_c, _ = _timed(lambda: render_if_changed(catalog_dir, docs))
+    written = list(changed.written) if changed else []
+    report.add(case, "one_value_change_s", wall_c, "s", files_written=len(written), files=written)
+
+    slugs = [e.slug for e in catalog.entries]
+    for builder in builders:
+        cmd = _builder_command(builder)
+        if cmd is None:
+            report.add(case, "zensical_build_s", "not installed (pip install -e '.[zensical]')")
+            continue
+        site = project / ("site" if builder == "mkdocs" else "site-zensical")
+        shutil.rmtree(site, ignore_errors=True)
+        wall_b, cpu_b, ok, tail = _run(cmd, project)
+        report.add(case, f"{builder}_build_s", wall_b if ok else "failed", "s", cpu_s=round(cpu_b, 3), ok=ok,
+                   **({} if ok else {"output": tail}))
+        if ok:
+            for metric, value in _site_stats(site, slugs).items():
+                report.add(case, f"{builder}_{metric}", value, "B" if "bytes" in metric else "")
+
+
+def bench_make_site(report: Report, project: Path) -> None:
+    """The real catalogue: `make site` (this repository's Makefile, run in the project copy) against a
+    bare `mkdocs build` of the already-rendered pages."""
+    make = ["make", "--no-print-directory", "-f", str(ROOT / "Makefile"), f"VENV={BIN.parent}", "site"]
+    shutil.rmtree(project / "site", ignore_errors=True)
+    wall, _, ok, tail = _run(make + ["BUILDER=mkdocs"], project)
+    report.add("real", "make_site_first_s", wall if ok else "failed", "s", ok=ok, **({} if ok else {"output": tail}))
+    walls = [_run(make, project)[0] for _ in range(3)]
+    bare = [_run(MKDOCS_BUILD, project)[0] for _ in range(3)]
+    report.add("real", "make_site_s", min(walls), "s", note="make site with the pages already rendered")
+    report.add("real", "bare_mkdocs_build_s", min(bare), "s", note="mkdocs build without the hook")
+    report.add("real", "make_site_over_bare", round(min(walls) / min(bare), 3), "x")
+
+
+def bench_edit_to_page(report: Report, case: str, project: Path) -> None:
+    """The preview loop at scale: `mkdocs serve --dirty --no-strict` (as `make serve`) on an already rendered
+    project; one lock value changes in a version file, and the time until the served operation page shows
+    it is the edit-to-page time (file watcher, render of the changed pages, rebuild of those pages only)."""
+    import socket
+    import urllib.request
+
+    catalog = load_catalog(project / "catalog")
+    entry = catalog.entries[2]
+    version_file = sorted((project / "catalog" / "versions").glob("*.yaml"))[-1]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/operations/{entry.slug}/"
+
+    def fetch() -> str | None:
+        try:
+            with urllib.request.urlopen(url, timeout=120) as response:  # noqa: S310 - our own local server
+                # Without the live-reload call, which differs on every request (epoch and request id).
+                return re.sub(r"livereload\(\d+, \d+\);", "", response.read().decode("utf-8"))
+        except OSError:
+            return None
+
+    log = project / "serve.log"
+    with log.open("w", encoding="utf-8") as out:
+        proc = subprocess.Popen([str(BIN / "mkdocs"), "serve", "--dirty", "--no-strict", "-a", f"127.0.0.1:{port}"],
+                                cwd=project, stdout=out, stderr=subprocess.STDOUT,
+                                env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    try:
+        start = time.perf_counter()
+        before = None
+        while before is None and proc.poll() is None and time.perf_counter() - start < 600:
+            before = fetch()
+            if before is None:
+                time.sleep(0.2)
+        if before is None:
+            report.add(case, "serve_start_s", "failed", "s", output=log.read_text(encoding="utf-8")[-500:])
+            return
+        report.add(case, "serve_start_s", time.perf_counter() - start, "s", note="mkdocs serve: first full build")
+        time.sleep(2)  # let the watcher settle after the start-up build
+        text = version_file.read_text(encoding="utf-8")
+        for old, new in ((f"{entry.key}: close\n", f"{entry.key}: unlimited\n"),
+                         (f"{entry.key}: unlimited\n", f"{entry.key}: close\n")):
+            if old in text:
+                break
+        edited = time.perf_counter()
+        version_file.write_text(text.replace(old, new, 1), encoding="utf-8")
+        after = before
+        while after == before and time.perf_counter() - edited < 300:
+            time.sleep(0.1)
+            after = fetch() or before
+        if after == before:
+            report.add(case, "edit_to_page_s", "timed out", "s", output=log.read_text(encoding="utf-8")[-500:])
+            return
+        wall = time.perf_counter() - edited
+        full = report.get(case, "mkdocs_build_s")
+        report.add(case, "edit_to_page_s", wall, "s", page=f"/operations/{entry.slug}/",
+                   note="one value edited under make serve until its operation page is served changed",
+                   **({"share_of_full_build": round(wall / full, 3)} if isinstance(full, float) else {}))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+# --- Control site: our cost per page against plain Material pages (issue 15) -----------------------------
+
+CONTROL_PARAGRAPH = ("This paragraph stands in for the prose of an ordinary documentation page: a few sentences "
+                     "that explain a concept, name a setting and point to the next step, with one `code span` "
+                     "and one *emphasised* phrase, as a hand-written page has. ") * 2
+"""About 90 words; a control page holds three of them, under three headings, with a short list each."""
+
+
+def _control_page(title: str) -> str:
+    """A plain Material page: a title, three sections of prose with a five-item list; no table, no HTML."""
+    sections = "".join(f"## Section {n}\n\n{CONTROL_PARAGRAPH}\n\n" + "".join(f"- item {i} of section {n}\n"
+                                                                              for i in range(1, 6)) + "\n"
+                       for n in range(1, 4))
+    return f"# {title}\n\n{CONTROL_PARAGRAPH}\n\n{sections}"
+
+
+def make_control_project(project: Path, control: Path) -> int:
+    """A control project: the same configuration, theme and overrides as `project` (see make_project), and
+    one plain page (_control_page) at each path where `project`'s rendered docs/ holds a page, so the
+    navigation resolves to the same pages. Returns the number of pages."""
+    make_project(control, {})
+    (control / "catalog").mkdir()  # mkdocs.yml watches it; the control site has no catalogue
+    pages = sorted((project / "docs").rglob("*.md"))
+    for page in pages:
+        rel = page.relative_to(project / "docs")
+        target = control / "docs" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(_control_page(rel.with_suffix("").as_posix()), encoding="utf-8")
+    return len(pages)
+
+
+def bench_control(report: Report, case: str, project: Path, builders: list[str], rounds: int = 3) -> None:
+    """Build the control site of `case` with each builder in this run and report our cost per page as a
+    ratio to it (same page count, so the ratio of build times), by wall-clock and by processor time."""
+    control = project.parent / f"{project.name}-control"
+    pages = make_control_project(project, control)
+    report.add(case, "control_pages", pages, note="plain Material pages, same config, theme and page paths")
+    _build_against(report, case, project, control, builders, "control", "cost_per_page_vs_control",
+                   "our {builder} build time per page over the control site's: median of rounds, same run",
+                   rounds=rounds)
+    shutil.rmtree(control, ignore_errors=True)
+
+
+# --- Baseline: the same build by the code of another git revision, in this run (issue 15) -----------------
+
+def _tree_filter(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+    """tarfile's safe `data` filter, skipping a committed link to an absolute path (a `node_modules` link in
+    a test's throw-away repository): nothing a build reads, and the filter would refuse the whole archive."""
+    if member.issym() and os.path.isabs(member.linkname):
+        return None
+    return tarfile.data_filter(member, dest)
+
+
+def extract_revision(rev: str, dest: Path) -> str:
+    """The files of git revision `rev` of this repository in `dest` (`git archive`: the repository's own
+    state, worktrees included, is left alone). Returns the commit's short hash."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "--verify", f"{rev}^{{commit}}"], cwd=ROOT,
+                            capture_output=True, check=True).stdout.decode("ascii").strip()
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True, check=True)
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(dest, filter=_tree_filter)
+    return commit
+
+
+def bench_baseline(report: Report, case: str, project: Path, src: Path, commit: str, builders: list[str]) -> None:
+    """Render `project`'s catalogue with the code in `src` (a revision extracted by extract_revision), build
+    it with each builder as bench_catalog built ours, and report our build time as a ratio to it."""
+    base = project.parent / f"{project.name}-baseline"
+    _lay_out(base, src)
+    shutil.copytree(project / "catalog", base / "catalog")
+    env = {"PYTHONPATH": str(src / "scripts")}  # that revision's package, in the same interpreter and libraries
+    render = [sys.executable, "-c", "import sys; from catalog_docs.cli import main; sys.exit(main(sys.argv[1:]))",
+              "render", "--catalog", str(base / "catalog"), "--out", str(base / "docs")]
+    _, _, ok, tail = _run(render, base, env)
+    report.add(case, "baseline", commit, note="the revision whose code rendered and built the same catalogue")
+    if not ok:
+        report.add(case, "baseline_render", "failed", output=tail)
+        shutil.rmtree(base, ignore_errors=True)
+        return
+    _build_against(report, case, project, base, builders, "baseline", "build_vs_baseline",
+                   f"our {{builder}} build time over {commit}'s, same catalogue, same run", env)
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def bench_adversarial(report: Report, out: Path) -> None:
+    """Hostile catalogue files at the loader's size limit: how long `check` takes to refuse each, at half
+    and at full size (a processor-time ratio near 2 is linear growth), beside a valid file of the same size."""
+    from catalog_docs.errors import CatalogInvalid
+    from catalog_docs.catalog.load import MAX_BYTES
+
+    base = synth_files(SynthSpec(operations=20, versions=2, plans=2, seed=1))
+    cases: dict[str, tuple[str, str]] = {  # name: (text before the repeated unit, unit)
+        "valid-comments": ("", "# " + "x" * 77 + "\n"),
+        "refused-characters": ("extra: x", "\u200b"),
+        "escapes-in-quoted-text": ('extra: "', "\\u202E"),
+        "tab-indents": ("extra:\n", "\tk: v\n"),
+        "deep-flow-sequences": ("extra: ", "["),
+        "deep-flow-mappings": ("extra: ", "{a: "),
+        "huge-integer": ("extra: ", "7"),
+        "many-keys": ("extra:\n", "  k: v\n"),
+    }
+    folder = out / "adversarial"
+    for name, (head, unit) in cases.items():
+        times, cpus = {}, {}
+        for share in (0.5, 1.0):
+            shutil.rmtree(folder, ignore_errors=True)
+            for rel, text in base.items():
+                (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+                (folder / rel).write_text(text, encoding="utf-8")
+            target = folder / "not-shown.yaml"
+            start = target.read_bytes() + head.encode("utf-8")
+            room = int(MAX_BYTES * share) - len(start) - 1
+            data = start + unit.encode("utf-8") * (room // len(unit.encode("utf-8")))
+            target.write_bytes(data + b"\n")
+
+            def check() -> int:
+                try:
+                    load_catalog(folder)
+                    return 0
+                except CatalogInvalid as exc:
+                    return len(exc.problems)
+
+            problems, times[share], cpus[share] = _timed(check)
+        report.add("adversarial", f"{name}_check_s", times[1.0], "s", bytes=len(data) + 1, problems=problems,
+                   cpu_s=round(cpus[1.0], 4), half_size_cpu_s=round(cpus[0.5], 4),
+                   cpu_growth=round(cpus[1.0] / max(cpus[0.5], 1e-9), 2))
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="catalog_docs.devtools.bench", description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("bench-out"), help="work folder (default bench-out)")
+    parser.add_argument("--sizes", default="250,500,1000", help="operation counts (default 250,500,1000)")
+    parser.add_argument("--versions", type=int, default=20, help="version labels (default 20)")
+    parser.add_argument("--plans", type=int, default=4, help="plan entries (default 4)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each in-process stage; the best counts")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="back-to-back builds of ours and the control site; the median ratio counts (default 3)")
+    parser.add_argument("--builders", default="mkdocs,zensical", help="site builders to time (default mkdocs,zensical)")
+    parser.add_argument("--baseline", metavar="REV", default=None,
+                        help="also render and build each synthetic catalogue with the code of git revision REV "
+                             "(e.g. main, HEAD~1) in the same run, and report our build time as a ratio to it")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    builders = [b for b in args.builders.split(",") if b]
+    args.out = args.out.resolve()  # builders run in the project folders; every path they get is absolute
+    args.out.mkdir(parents=True, exist_ok=True)
+    report = Report()
+    started = time.perf_counter()
+    src = args.out / "baseline-src"
+    try:
+        commit = extract_revision(args.baseline, src) if args.baseline else None
+    except (OSError, subprocess.CalledProcessError) as exc:
+        detail = (getattr(exc, "stderr", None) or b"").decode("utf-8", "replace").strip() or str(exc)
+        print(f"catalog_docs.devtools.bench: error: --baseline {args.baseline!r}: {detail}", file=sys.stderr)
+        return 2
+    real = args.out / "real"
+    make_project(real, None)
+    bench_catalog(report, "real", real, args.repeat, builders)
+    bench_make_site(report, real)
+    bench_adversarial(report, args.out)
+    for n in sizes:
+        case = f"{n}x{args.versions}x{args.plans}"
+        project = args.out / case
+        make_project(project, synth_files(SynthSpec(operations=n, versions=args.versions, plans=args.plans,
+                                                    seed=args.seed)))
+        bench_catalog(report, case, project, args.repeat, builders)
+        bench_control(report, case, project, builders, args.rounds)
+        if commit is not None:
+            bench_baseline(report, case, project, src, commit, builders)
+    if sizes and "mkdocs" in builders:
+        bench_edit_to_page(report, f"{sizes[-1]}x{args.versions}x{args.plans}", args.out / f"{sizes[-1]}x{args.versions}x{args.plans}")
+    cases = [f"{n}x{args.versions}x{args.plans}" for n in sizes]
+    for a, b in zip(cases, cases[1:]):
+        for metric in ("render_stage_s", "mkdocs_build_s", "zensical_build_s"):
+            x, y = report.get(a, metric), report.get(b, metric)
+            if isinstance(x, float) and isinstance(y, float) and x > 0:
+                report.add(f"{a}->{b}", f"{metric}_growth", round(y / x, 3), "x")
+    if len(cases) > 1:
+        metric = "mkdocs_html_bytes_per_operation_page"
+        x, y = report.get(cases[0], metric), report.get(cases[-1], metric)
+        if x and y:
+            report.add(f"{cases[0]}->{cases[-1]}", "html_bytes_per_operation_page_growth", round(y / x, 3), "x")
+    report.add("all", "bench_total_s", time.perf_counter() - started, "s")
+    print()
+    print(report.table())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

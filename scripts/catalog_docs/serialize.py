@@ -1,0 +1,168 @@
+"""Serialising JSON-ready data as text: the one JSON and YAML writer of every download and diff format.
+
+Stable output (keys in insertion order, two-space indents), so a file that did not
+change is written byte for byte the same."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import yaml
+
+def to_json(data: Any) -> str:
+    """Stable, readable JSON text: exactly `json.dumps(data, indent=2, ensure_ascii=False)` and a newline.
+
+    The standard library only uses its C encoder without indentation; the whole-catalogue download
+    holds a million values, so JSON-ready data (dicts with text keys, lists, text, numbers, booleans,
+    null) is written here, several times faster. Anything else goes through json.dumps."""
+    out: list[str] = []
+    try:
+        _pretty(data, "\n", out)
+    except _NotPlain:
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    out.append("\n")
+    return "".join(out)
+
+
+class _NotPlain(Exception):
+    pass
+
+
+_encode_str = json.encoder.encode_basestring  # the C version when available, as json.dumps uses
+_SCALARS = {True: "true", False: "false"}
+
+
+def _pretty(value: Any, newline: str, out: list[str]) -> None:
+    kind = type(value)
+    if kind is str:
+        out.append(_encode_str(value))
+    elif kind is int:
+        out.append(int.__repr__(value))
+    elif kind is bool:
+        out.append(_SCALARS[value])
+    elif value is None:
+        out.append("null")
+    elif kind is dict:
+        if not value:
+            out.append("{}")
+            return
+        inner = newline + "  "
+        sep = "{" + inner
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlain
+            out.append(sep)
+            out.append(_encode_str(key))
+            out.append(": ")
+            _pretty(item, inner, out)
+            sep = "," + inner
+        out.append(newline + "}")
+    elif kind is list or kind is tuple:
+        if not value:
+            out.append("[]")
+            return
+        inner = newline + "  "
+        sep = "[" + inner
+        for item in value:
+            out.append(sep)
+            _pretty(item, inner, out)
+            sep = "," + inner
+        out.append(newline + "]")
+    else:  # floats, subclasses and anything else: let json decide
+        raise _NotPlain
+
+
+_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def to_yaml(data: Any) -> str:
+    """Stable block-style YAML text, keys in the order given, that `yaml.safe_load` reads back as `data`.
+
+    PyYAML's emitter handles each value through a chain of Python calls; the OpenAPI download of a
+    large catalogue holds a lock value per operation, label and plan entry, so JSON-ready data (dicts
+    with text keys, lists, text, whole numbers, booleans, null) is written here in a few passes:
+    text stays plain when it cannot be read as anything but text, and is double-quoted otherwise.
+    Anything else goes through PyYAML."""
+    out: list[str] = []
+    try:
+        if type(data) is dict and data:
+            _yaml_map(data, "", out)
+        elif type(data) in (list, tuple) and data:
+            _yaml_seq(data, "", out)
+        else:
+            out.append(_yaml_scalar(data) + "\n")
+    except _NotPlain:
+        return yaml.dump(data, Dumper=_SafeDumper, sort_keys=False, allow_unicode=True, width=110)
+    return "".join(out)
+
+
+_YAML_PLAIN = re.compile(r"[A-Za-z_/§][A-Za-z0-9_ ./()§-]*").fullmatch
+"""Text that YAML reads as text when written plain: no indicator characters (`:`, `#`, quotes,
+brackets...), not starting with a digit or `.`, and not ending in a space."""
+_YAML_WORDS = {"null", "true", "false", "yes", "no", "on", "off", "y", "n"}
+"""Words YAML 1.1 or 1.2 reads as null or booleans (in any case), so they are quoted."""
+_YAML_UNPRINTABLE = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]").search
+"""Characters that JSON leaves raw but a quoted YAML scalar cannot hold as they are: the unprintable
+ones and the line breaks U+0085, U+2028 and U+2029, which YAML folds (JSON escapes only those below U+0020)."""
+
+
+def _yaml_scalar(value: Any) -> str:
+    kind = type(value)
+    if kind is str:
+        if _YAML_PLAIN(value) and not value.endswith(" ") and value.lower() not in _YAML_WORDS:
+            return value
+        if _YAML_UNPRINTABLE(value):
+            raise _NotPlain
+        return _encode_str(value)  # a JSON string is a YAML double-quoted scalar
+    if kind is int:
+        return int.__repr__(value)
+    if kind is bool:
+        return _SCALARS[value]
+    if value is None:
+        return "null"
+    if (kind is dict or kind is list or kind is tuple) and not value:
+        return "{}" if kind is dict else "[]"
+    raise _NotPlain
+
+
+def _yaml_map(value: dict[Any, Any], indent: str, out: list[str]) -> None:
+    inner = indent + "  "
+    for key, item in value.items():
+        if type(key) is not str:
+            raise _NotPlain
+        kind = type(item)
+        if kind is dict and item:
+            out.append(f"{indent}{_yaml_scalar(key)}:\n")
+            _yaml_map(item, inner, out)
+        elif (kind is list or kind is tuple) and item:
+            out.append(f"{indent}{_yaml_scalar(key)}:\n")
+            _yaml_seq(item, inner, out)
+        elif kind is str and "\n" in item and _yaml_block_safe(item):
+            # Several lines (the OpenAPI descriptions): a literal block, read line by line as written.
+            out.append(f"{indent}{_yaml_scalar(key)}: |-\n")
+            out.extend(f"{inner}{line}\n" if line else "\n" for line in item.split("\n"))
+        else:
+            out.append(f"{indent}{_yaml_scalar(key)}: {_yaml_scalar(item)}\n")
+
+
+_YAML_BLOCK_UNSAFE = re.compile("[\r\ufeff]|\n[ \t]*$|^[ \t\n]").search
+"""Text a literal block (`|-`) would not give back as written: a carriage return or byte-order mark, an
+ending line break or blank last line (`-` chomps it), or a first line starting blank (it sets the indent)."""
+
+
+def _yaml_block_safe(text: str) -> bool:
+    return not _YAML_BLOCK_UNSAFE(text) and not _YAML_UNPRINTABLE(text)
+
+
+def _yaml_seq(value: Any, indent: str, out: list[str]) -> None:
+    inner = indent + "  "
+    for item in value:
+        kind = type(item)
+        if (kind is dict or kind is list or kind is tuple) and item:
+            start = len(out)
+            (_yaml_map if kind is dict else _yaml_seq)(item, inner, out)
+            out[start] = indent + "- " + out[start][len(inner):]  # the item's first line follows its dash
+        else:
+            out.append(f"{indent}- {_yaml_scalar(item)}\n")

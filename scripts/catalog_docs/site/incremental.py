@@ -1,0 +1,115 @@
+"""Render only when something changed: the shell-facing render step of `catalog-docs render` and the hook.
+
+A render records a fingerprint in the manifest: a hash of everything the pages are made from (the
+catalogue files, the JSON Schemas, this package's code and templates) and the size and modification
+time of every page it left behind. When both still match, the pages on disk are exactly what a render
+would write, so the next render (the mkdocs hook of `make site` after an unchanged catalogue, the hook
+after `make serve` has just rendered, every `mkdocs serve` reload) costs a few milliseconds instead of a
+full load and render.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import stat
+from pathlib import Path
+
+from typing import TYPE_CHECKING
+
+from catalog_docs.errors import CatalogDocsError
+from catalog_docs.layout import MANIFEST, PACKAGE_DIR, SCHEMA_DIR
+from catalog_docs.catalog.files import MAX_BYTES, catalogue_sources, looks_like_catalogue
+from catalog_docs.site.write import output_signature, recover
+
+if TYPE_CHECKING:
+    from catalog_docs.site.write import WriteResult
+
+# The render and validate modules (Jinja, jsonschema) are imported only when a render is due: skipping
+# one then costs the hashing alone, which is what keeps `make site` close to a bare `mkdocs build`.
+
+
+def _file_digest(path: Path) -> bytes:
+    """A catalogue file hashed whole, up to the loader's limit; a bigger one (refused) by size and time."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # classified as a regular file just before
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+            return f"{stat.S_IFMT(st.st_mode)}:{st.st_size}:{st.st_mtime_ns}".encode()
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return hashlib.sha256(f.read(MAX_BYTES + 1)).digest()
+    finally:
+        os.close(fd)
+
+
+def input_fingerprint(catalog_dir: Path) -> str:
+    """A hash of every input of a render: the catalogue entries the loader reads (each with its kind, so a
+    dangling link or a pipe counts), schemas, package code and templates."""
+    digest = hashlib.sha256()
+    for source in catalogue_sources(catalog_dir):
+        rel = source.path.relative_to(catalog_dir).as_posix()
+        digest.update(f"catalog:{rel}\0{source.role}\0{source.kind}\0{source.mode}\0{source.target}\0".encode())
+        if source.kind == "file":
+            digest.update(_file_digest(source.path))
+    groups = (
+        ("schema", SCHEMA_DIR, sorted(SCHEMA_DIR.glob("*.json"))),
+        ("package", PACKAGE_DIR, sorted(p for p in PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".j2")
+                                        or p.parent.name == "assets")),
+    )
+    for group, base, paths in groups:
+        for path in paths:
+            digest.update(f"{group}:{path.relative_to(base).as_posix()}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _manifest(out_dir: Path) -> dict | None:
+    try:
+        data = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("files"), list) else None
+
+
+def directory_urls_of(project: Path) -> bool:
+    """The `use_directory_urls` setting of the mkdocs.yml in `project` (true when absent, as in mkdocs and
+    Zensical): links inside the pages' HTML tables are written as the built pages' URLs."""
+    try:
+        config = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    except OSError:
+        return True
+    found = re.search(r"^use_directory_urls:\s*(\w+)\s*(?:#.*)?$", config, re.MULTILINE)
+    return not (found and found.group(1).lower() in ("false", "no", "off"))
+
+
+def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
+                      directory_urls: bool | None = None) -> "WriteResult | None":
+    """Load, validate and render the catalogue into out_dir, unless the last render's fingerprint shows
+    that nothing it depends on changed; None then (nothing was read beyond the fingerprint).
+    `directory_urls` is the builder's `use_directory_urls` (by default read from the mkdocs.yml beside
+    the catalogue folder)."""
+    if directory_urls is None:
+        directory_urls = directory_urls_of(catalog_dir.parent)
+    if not catalog_dir.is_dir() or not looks_like_catalogue(catalog_dir):
+        from catalog_docs.site.render import render
+        from catalog_docs.catalog.validate import load_catalog
+
+        return render(load_catalog(catalog_dir), out_dir, directory_urls=directory_urls)  # reports the missing folder
+    try:
+        inputs = input_fingerprint(catalog_dir) + ("" if directory_urls else ":flat-urls")
+    except OSError as exc:
+        raise CatalogDocsError(f"cannot read {exc.filename}: {exc.strerror}") from exc
+    recover(out_dir)  # an interrupted render is completed before its pages are trusted
+    manifest = _manifest(out_dir)
+    if not force and manifest is not None:
+        stamp = manifest.get("fingerprint") or {}
+        if stamp.get("inputs") == inputs and stamp.get("outputs") == output_signature(out_dir, manifest["files"]):
+            return None
+    from catalog_docs.site.render import render_pages
+    from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.site.write import write_output
+
+    # The fingerprint goes into the manifest, which the writer moves in last.
+    return write_output(render_pages(load_catalog(catalog_dir), directory_urls=directory_urls), out_dir, inputs=inputs)

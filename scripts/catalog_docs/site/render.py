@@ -1,0 +1,443 @@
+"""Stage 4: render the model into Markdown pages and download files.
+
+`render_pages` is pure: model in, {relative path: text} out. Writing them is `write.write_output`'s job
+(manifest, staging, journal, recovery); `render` joins the two for the CLI and the mkdocs hook.
+"""
+
+from __future__ import annotations
+
+import mmap
+import multiprocessing
+import os
+import pickle
+import posixpath
+import re
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from catalog_docs.compare.changes import Side, compare_sides, consecutive_pairs, listings
+from catalog_docs.errors import CatalogDocsError
+from catalog_docs.escape import do_url, finalize, front_matter, md_escape
+from catalog_docs.compare.formats import groups as change_groups, summary_rows
+from catalog_docs.downloads.export import catalog_data, lock_matrix_csv, openapi_data
+from catalog_docs.serialize import to_json, to_yaml
+from catalog_docs.catalog.gcpause import paused_gc
+from catalog_docs.site.fences import html_block
+from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
+from catalog_docs.catalog.model import LOCK_VALUES, Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
+from catalog_docs.site.provenance import MARKER_CITATION, citation_parts, section_anchor, source_sections
+from catalog_docs.site.tables import CHANGED, FILTERS as TABLE_FILTERS, MARKS, NEW_VALUE, NOT_LISTED, PLANS_DIFFER, Href, do_lock  # noqa: F401 - marks re-exported
+from catalog_docs.site.write import WriteResult, write_output
+
+PAGE_ROWS = 250
+"""Tables with more listing entries than this are split over several pages, so no page grows without bound."""
+PAGE_CELLS = 10_000
+"""At most this many values in one table page (250 rows of 40 columns); wider tables get fewer rows."""
+PAGE_ROWS_MIN = 50
+"""However wide a table, a page holds at least this many rows."""
+UNCHANGED_LISTED = 250
+"""A comparison page lists the unchanged values up to this many; beyond, it gives their count and where to
+find them (operation pages, the matrix, `catalog-docs diff --format json`), so it stays a page of changes."""
+
+
+
+_CODE_SAFE = re.compile(r"[A-Za-z0-9._~/{} -]+")
+
+
+def do_code(text: str) -> Markup:
+    """Text for a code span or block, where entities would show literally: only validated path characters
+    pass through as they are; anything else is escaped like all other catalogue text."""
+    return Markup(text) if _CODE_SAFE.fullmatch(text) else md_escape(text)
+
+
+def do_cite(citation: str, root: str | Href) -> Markup:
+    """A citation (`§4`, `§8 rule 2`, `§4, §8`) as links to its sections on the sources page, relative to
+    the page being rendered; a citation of another form fails the render (CatalogDocsError). Given `href`
+    (in an HTML table, where mkdocs rewrites no link) the links are HTML, to the built page's URL."""
+    if isinstance(root, Href):
+        return Markup(", ".join(f'<a href="{root("sources/index.md#" + section_anchor(p.section))}">{md_escape(p.text)}</a>'
+                                for p in citation_parts(str(citation))))
+    return _cite(str(citation), str(root))
+
+
+@lru_cache(maxsize=4096)
+def _cite(citation: str, root: str) -> Markup:
+    return Markup(", ".join(
+        f"[{md_escape(p.text)}]({root}sources/index.md#{section_anchor(p.section)})" for p in citation_parts(citation)
+    ))
+
+
+def do_path_gap(entry: ListingEntry, catalog: Catalog) -> NotShown | None:
+    """The register item saying that an entry's path is not shown (an `entry` item whose id ends in `-path`),
+    which is also why its URL template, area and version marker cannot be given."""
+    return next((n for n in catalog.not_shown_for(entry) if n.scope == "entry" and n.id.endswith("-path")), None)
+
+
+def do_op_link(entry: ListingEntry, root: str) -> Markup:
+    """A Markdown link to an operation page, relative to the page being rendered."""
+    return _op_link(entry.title, entry.slug, str(root))
+
+
+@lru_cache(maxsize=1 << 16)
+def _op_link(title: str, slug: str, root: str) -> Markup:
+    # The same link appears on many pages (indexes, matrix, versions, plans, every comparison).
+    return Markup(f"[{md_escape(title)}]({root}operations/{do_url(slug)}.md)")
+
+
+def do_summary_text(rows: Any) -> str:
+    """A comparison's summary rows as one plain sentence part (`1 plan entry added, 3 values changed
+    close → unlimited`), for a page description; escaped where it lands, like any text."""
+    return ", ".join(f"{n} {what.lower()}" + (f" {t[0]} → {t[1]}" if t else "") for what, n, t in rows)
+
+
+def compare_slug(a: VersionLabel, b: VersionLabel) -> str:
+    """URL slug of the comparison of two labels: `<from>...<to>`."""
+    return f"{a.slug}...{b.slug}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cell:
+    """One value of a (label, plan entry) column for one listing entry, or None when the plan is not listed."""
+
+    value: str | None
+    changed_from: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Column:
+    """A (version label, plan entry) column of the operations index and the matrix."""
+
+    version: VersionLabel
+    plan_index: int
+
+    @property
+    def plan(self) -> Any:
+        return self.version.plans[self.plan_index]
+
+
+@lru_cache(maxsize=1)
+def _environment() -> Environment:
+    """The one Jinja environment: templates compile once per process (a `mkdocs serve` reload or a
+    benchmark run reuses them) and recompile when their file changes (Jinja's auto_reload)."""
+    env = Environment(
+        loader=PackageLoader("catalog_docs.site", "templates"),
+        undefined=StrictUndefined,
+        autoescape=True,
+        finalize=finalize,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["url"] = do_url
+    env.filters["md"] = md_escape
+    env.filters["code"] = do_code
+    env.filters["front"] = front_matter
+    env.filters["path_gap"] = do_path_gap
+    env.filters["cite"] = do_cite
+    env.filters["op_link"] = do_op_link
+    env.filters["summary_text"] = do_summary_text
+    env.filters["html_block"] = html_block
+    env.filters.update(TABLE_FILTERS)
+    env.globals.update(MARKS)
+    return env
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """One generated file to produce: `kind` is its template's name, or `download` for an export."""
+
+    path: str
+    kind: str
+    produce: Callable[[], str]
+
+
+class _Pages:
+    """Collects rendered pages; every page knows its depth so links can be written relative."""
+
+    def __init__(self, catalog: Catalog, directory_urls: bool = True) -> None:
+        self.catalog = catalog
+        self.directory_urls = directory_urls
+        self.env = _environment()
+        self.jobs: list[_Job] = []
+        self.paths: set[str] = set()
+        self.columns = [Column(version=v, plan_index=i) for v in catalog.versions for i in range(len(v.plans))]
+        self.register = {n.id: n for n in catalog.not_shown}
+        self._listings: dict[str, list[tuple[PlanEntry | None, PlanEntry | None]]] = {}
+
+    def _claim(self, path: str) -> None:
+        if path in self.paths:
+            # Behind the validator's slug rules: a slug such as `index` would silently replace another page.
+            raise CatalogDocsError(
+                f"two pages would both be docs/{path}: a path, version label or plan entry name gives the slug "
+                f"of another page; rename it (index is taken in every folder, page-N in operations/)"
+            )
+        self.paths.add(path)
+
+    def add(self, path: str, template: str, **context: Any) -> None:
+        """Plan a page: `template` rendered with `context` (plus root, catalog and register)."""
+        self.add_lazy(path, template, lambda: context)
+
+    def add_lazy(self, path: str, template: str, make_context: Callable[[], dict[str, Any]]) -> None:
+        """Plan a page whose context is worked out when the page is rendered (possibly in the helper process)."""
+        self._claim(path)
+        tpl = self.env.get_template(template)
+        base = {"root": Markup("../" * path.count("/")), "href": Href(path, self.directory_urls),
+                "catalog": self.catalog, "register": self.register}
+        self.jobs.append(_Job(path=path, kind=template, produce=lambda: tpl.render(**base, **make_context())))
+
+    def add_file(self, path: str, produce: Callable[[], str]) -> None:
+        """Plan a download file."""
+        self._claim(path)
+        self.jobs.append(_Job(path=path, kind="download", produce=produce))
+
+    def history(self, entry: ListingEntry) -> list[tuple[VersionLabel, list[Cell]]]:
+        """Per-operation comparison: for each label, a cell per plan entry name (plan_cells, by label)."""
+        columns = [self.plan_cells(name, entry) for name in self.catalog.plan_names]
+        return [(v, [column[i] for column in columns]) for i, v in enumerate(self.catalog.versions)]
+
+    def plan_cells(self, name: str, entry: ListingEntry) -> list[Cell]:
+        """One plan entry's value for one listing entry under each label, marked where it changed since
+        its previous label (`compare.listings`: the same rule as every comparison)."""
+        found = self._listings.get(name)
+        if found is None:
+            found = self._listings[name] = listings(self.catalog, name)
+        i = entry.position - 1
+        cells = []
+        for plan, previous in found:
+            if plan is None:
+                cells.append(Cell(value=None))
+                continue
+            value, before = plan.values[i], previous.values[i] if previous is not None else None
+            cells.append(Cell(value=value, changed_from=before if before is not None and before != value else None))
+        return cells
+
+
+def _chunks(n: int, size: int = PAGE_ROWS) -> list[tuple[int, int]]:
+    return [(i, min(i + size, n)) for i in range(0, max(n, 1), size)]
+
+
+def rows_per_page(columns: int) -> int:
+    """How many rows a table page holds: PAGE_ROWS, fewer when the table is wide, so that one page
+    holds at most PAGE_CELLS values and its HTML stays well under 2 MB however many labels there are."""
+    return max(PAGE_ROWS_MIN, min(PAGE_ROWS, PAGE_CELLS // max(columns, 1)))
+
+
+def _href(target: str, current: str) -> Markup:
+    rel = posixpath.relpath("/" + target, "/" + posixpath.dirname(current))  # absolute: no os.getcwd() per link
+    return Markup("/".join(quote(part, safe="._~-") for part in rel.split("/")))
+
+
+def _paged(pages: _Pages, first: str, template: str, rows: list[Any], size: int = PAGE_ROWS,
+           make_row: Callable[[Any], Any] | None = None, **context: Any) -> None:
+    """Render a table page, continued on `page-N` pages when there are more rows than one page holds.
+
+    `first` is the first page's path (`operations/index.md`, `versions/<slug>.md`); later pages go into
+    the folder of the same name (`operations/page-2.md`, `versions/<slug>/page-2.md`), so page 1 keeps
+    its URL however long the table grows. With `make_row`, each page's rows are made from `rows` when
+    that page is rendered."""
+    chunks = _chunks(len(rows), size)
+    folder = first[: -len("/index.md")] if first.endswith("/index.md") else first[: -len(".md")]
+    names = [first] + [f"{folder}/page-{i}.md" for i in range(2, len(chunks) + 1)]
+    for i, ((start, stop), name) in enumerate(zip(chunks, names)):
+        pager = [(j + 1, _href(n, name), j == i) for j, n in enumerate(names)]
+        fixed = {"page_number": i + 1, "page_count": len(chunks), "pager": pager, **context}
+        if make_row is None:
+            pages.add(name, template, rows=rows[start:stop], **fixed)
+        else:
+            pages.add_lazy(name, template, partial(_made_rows, make_row, rows[start:stop], fixed))
+
+
+def _made_rows(make_row: Callable[[Any], Any], rows: list[Any], fixed: dict[str, Any]) -> dict[str, Any]:
+    return {"rows": [make_row(r) for r in rows], **fixed}
+
+
+def _plan_row(pages: _Pages, name: str, entry: ListingEntry) -> tuple[ListingEntry, list[Cell]]:
+    return entry, pages.plan_cells(name, entry)
+
+
+def _operation_context(pages: _Pages, entry: ListingEntry) -> dict[str, Any]:
+    history = pages.history(entry)
+    values = "; ".join(
+        f"{v.label}: " + ", ".join(f"{name} {c.value}" for name, c in zip(pages.catalog.plan_names, cells) if c.value)
+        for v, cells in history
+    )
+    description = f"{entry.method} {entry.title}. Lock values by version label and plan entry: {values}."
+    if len(description) > 300:
+        description = description[:297].rsplit(" ", 1)[0] + "..."
+    return {"entry": entry, "history": history, "not_shown": pages.catalog.not_shown_for(entry),
+            "description": description}
+
+
+@paused_gc()
+def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls: bool = True) -> dict[str, str]:
+    """Every generated file of the site, as {path relative to docs/: content}.
+
+    Pages are planned here, then rendered by `render_jobs` (in two processes on a large catalogue;
+    `workers` overrides the choice, as tests do). `directory_urls` is the builder's `use_directory_urls`:
+    links inside HTML tables are written as the built pages' URLs."""
+    return render_jobs(plan_pages(catalog, directory_urls=directory_urls).jobs, workers=workers)
+
+
+def plan_pages(catalog: Catalog, *, directory_urls: bool = True) -> _Pages:
+    """Every page to render (as jobs) and every download; raises CatalogDocsError when two pages share a path."""
+    pages = _Pages(catalog, directory_urls)
+    pairs = consecutive_pairs(catalog)
+    comparisons = [
+        (a, b, compare_sides(catalog, Side(label=a.label), Side(label=b.label))) for a, b in pairs
+    ]
+    pages.add("index.md", "home.md.j2", pairs=pairs)
+    pages.add("legend.md", "legend.md.j2")
+    column_values = list(zip(*(c.plan.values for c in pages.columns))) or [() for _ in catalog.entries]
+    by_column = list(zip(catalog.entries, column_values))
+    wide = rows_per_page(len(pages.columns))
+    _paged(pages, "operations/index.md", "operations.md.j2", by_column, wide, columns=pages.columns)
+    for entry in catalog.entries:
+        pages.add_lazy(f"operations/{entry.slug}.md", "operation.md.j2", partial(_operation_context, pages, entry))
+    pages.add("versions/index.md", "versions.md.j2", pairs=pairs)
+    for v in catalog.versions:
+        values = list(zip(*(p.values for p in v.plans)))
+        differs = [len(set(row)) > 1 for row in values]
+        _paged(pages, f"versions/{v.slug}.md", "version.md.j2", list(zip(catalog.entries, values, differs)),
+               rows_per_page(len(v.plans)), version=v, differs=differs)
+    pages.add("plans/index.md", "plans.md.j2")
+    for name in catalog.plan_names:
+        listed = [v for v in catalog.versions if v.plan(name) is not None]
+        unlisted = [v for v in catalog.versions if v.plan(name) is None]
+        _paged(pages, f"plans/{name.replace(' ', '-')}.md", "plan.md.j2", list(catalog.entries),
+               rows_per_page(len(catalog.versions)), partial(_plan_row, pages, name),
+               name=name, listed=listed, unlisted=unlisted)
+    choices = [("Version labels", [v.label for v in catalog.versions]),
+               ("Version label : plan entry", [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans])]
+    pages.add("compare/index.md", "compare_index.md.j2", comparisons=comparisons, choices=choices)
+    entries = {e.position: e for e in catalog.entries}
+    for i, (a, b, cmp) in enumerate(comparisons):
+        pages.add(f"compare/{compare_slug(a, b)}.md", "compare.md.j2", a=a, b=b, cmp=cmp, groups=change_groups(cmp),
+                  summary=summary_rows(cmp), entries=entries, unchanged_listed=UNCHANGED_LISTED,
+                  earlier=comparisons[i - 1][:2] if i > 0 else None,
+                  later=comparisons[i + 1][:2] if i + 1 < len(comparisons) else None)
+    _paged(pages, "matrix/index.md", "matrix.md.j2", by_column, wide, columns=pages.columns)
+    pages.add("not-shown/index.md", "not_shown.md.j2", pairs=pairs)
+    pages.add_lazy("sources/index.md", "sources.md.j2", lambda: {
+        "sections": source_sections(catalog, max_rows=PAGE_ROWS, max_values=PAGE_CELLS), "max_rows": PAGE_ROWS,
+        "max_values": PAGE_CELLS, "lock_values": LOCK_VALUES, "marker_citation": MARKER_CITATION})
+    pages.add_file("downloads/catalog.json", lambda: to_json(catalog_data(catalog)))
+    pages.add_file("downloads/lock-matrix.csv", lambda: lock_matrix_csv(catalog))
+    pages.add_file("downloads/openapi.yaml", lambda: to_yaml(openapi_data(catalog)))
+    for schema in sorted(DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")):  # the downloads' contracts, as kept
+        pages.add_file(f"downloads/{schema.name}", partial(schema.read_text, encoding="utf-8"))
+    return pages
+
+
+PARALLEL_MIN_JOBS = 300
+"""Below this many files a second process costs more than it saves."""
+
+
+def render_workers(jobs: int) -> int:
+    """How many processes render: 2 for a large catalogue on a machine with two or more processors, when
+    this process can fork safely (no other threads, as under `mkdocs serve`); else 1.
+    CATALOG_DOCS_WORKERS=1 turns the second process off."""
+    if jobs < PARALLEL_MIN_JOBS or not hasattr(os, "fork") or threading.active_count() > 1:
+        return 1
+    if os.environ.get("CATALOG_DOCS_WORKERS", "").strip() == "1":
+        return 1
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return 2 if cpus >= 2 else 1
+
+
+def _produce_all(jobs: list[_Job]) -> dict[str, str]:
+    return {job.path: job.produce() for job in jobs}
+
+
+class _SharedCounter:
+    """A counter in memory shared with a forked child, so two processes can take jobs in turn."""
+
+    def __init__(self) -> None:
+        self._memory = mmap.mmap(-1, 8)
+        self._lock = multiprocessing.get_context("fork").Lock()
+
+    def take(self, count: int) -> int:
+        """Reserve the next `count` job numbers; the first of them."""
+        with self._lock:
+            start = int.from_bytes(self._memory[:8], "little")
+            self._memory[:8] = (start + count).to_bytes(8, "little")
+        return start
+
+
+_TAKE = 8
+"""Jobs taken at a time from the shared counter."""
+
+
+def _produce_shared(jobs: list[_Job], counter: _SharedCounter) -> dict[str, str]:
+    out = {}
+    while (start := counter.take(_TAKE)) < len(jobs):
+        for job in jobs[start:start + _TAKE]:
+            out[job.path] = job.produce()
+    return out
+
+
+def render_jobs(jobs: list[_Job], *, workers: int | None = None) -> dict[str, str]:
+    """Produce every job's text, {path: text} in job order.
+
+    With two workers, a forked child and this process take jobs in turn from a shared counter (the
+    largest, the downloads, first) and the child sends its texts back through a pipe: it inherits the
+    planned jobs, so nothing is copied in. An error in the child is raised here as if it happened here;
+    if the child dies without an answer, the jobs it took are produced here."""
+    if (workers or render_workers(len(jobs))) < 2 or len(jobs) < 2:
+        return _produce_all(jobs)
+    order = sorted(jobs, key=lambda job: job.kind != "download")
+    counter = _SharedCounter()
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: produce, answer, and leave without running any of the parent's exit code
+        status = 1
+        try:
+            os.close(read_fd)
+            try:
+                answer = pickle.dumps(("ok", _produce_shared(order, counter)), protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+                try:
+                    answer = pickle.dumps(("error", exc), protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception:  # noqa: BLE001 - an exception that does not pickle
+                    answer = pickle.dumps(("error", CatalogDocsError(f"{type(exc).__name__}: {exc}")))
+            with os.fdopen(write_fd, "wb") as pipe:
+                pipe.write(answer)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_fd)
+    try:
+        out = _produce_shared(order, counter)
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        os.close(read_fd)
+        os.waitpid(pid, 0)
+        raise
+    with os.fdopen(read_fd, "rb") as pipe:
+        answer = pipe.read()
+    os.waitpid(pid, 0)
+    status, theirs = pickle.loads(answer) if answer else ("lost", {})
+    if status == "error":
+        raise theirs
+    out.update(theirs)
+    missing = [job for job in jobs if job.path not in out]  # taken by a child that died
+    out.update(_produce_all(missing))
+    return {job.path: out[job.path] for job in jobs}
+
+
+def iter_pages(files: dict[str, str]) -> Iterator[str]:
+    """The Markdown pages among the generated files."""
+    return (rel for rel in files if rel.endswith(".md"))
+
+
+def render(catalog: Catalog, out_dir: Path, *, directory_urls: bool = True) -> WriteResult:
+    """Render every page of the catalogue into out_dir (the docs folder)."""
+    return write_output(render_pages(catalog, directory_urls=directory_urls), out_dir)

@@ -1,0 +1,172 @@
+"""Data tables as semantic HTML: final page URLs, and the filters that write long tables' cells and rows.
+
+Templates write every data table as HTML (`<table>` with `<caption>`, `<th scope="col">` headers and a
+`<th scope="row">` per row), not as a Markdown table, inside a `catalog-html` fence (fences.py): the
+builders pass it through without parsing it or running inline patterns over hundreds of thousands of
+cells. They also leave the links inside alone (mkdocs rewrites `.md` links only in Markdown), so links in
+tables are written here as the final URLs of the built pages, relative to the page, for the site's
+`use_directory_urls` setting.
+
+Every catalogue string in a cell goes through `escape.md_escape`, as everywhere else.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from functools import lru_cache
+from typing import Any
+
+from markupsafe import Markup
+
+from catalog_docs.escape import do_url, md_escape
+from catalog_docs.catalog.model import ListingEntry
+
+_NOT_LISTED_TITLE = "This label does not list this plan entry"
+NOT_LISTED = Markup(f'<span class="not-listed" title="{_NOT_LISTED_TITLE}">not listed</span>')
+NOT_LISTED_CELL = Markup(f'<td class="not-listed" title="{_NOT_LISTED_TITLE}">not listed</td>')
+"""The mark as a whole table cell, for a cell that holds nothing else (see _lock_cell)."""
+CHANGED = Markup('<span class="changed" title="Differs from the previous label: the latest earlier label that '
+                 'lists this plan entry">changed</span>')
+"""Changed since the previous label. Not to be confused with PLANS_DIFFER, a difference within one label."""
+PLANS_DIFFER = Markup('<span class="plans-differ" title="The plan entries listed under this label give this listing '
+                      'entry different values">plans differ</span>')
+NEW_VALUE = Markup('<span class="new-value" title="No earlier label lists this plan entry">new</span>')
+
+
+def site_path(page: str, directory_urls: bool) -> str:
+    """The URL of a generated page (`operations/x.md`), relative to the site root, as the builder writes it:
+    `operations/x/` with directory URLs (the default), `operations/x.html` without."""
+    stem = page[: -len(".md")]
+    if not directory_urls:
+        return stem + ".html"
+    if stem == "index":
+        return ""
+    return stem[: -len("index")] if stem.endswith("/index") else stem + "/"
+
+
+class Href:
+    """Links from one page, as templates call it: `href("versions/index.md#x")` -> `../versions/#x`, the
+    shortest relative URL, as mkdocs writes the links it rewrites."""
+
+    __slots__ = ("base", "directory_urls", "op_prefix", "op_suffix")
+
+    def __init__(self, page: str, directory_urls: bool) -> None:
+        url = site_path(page, directory_urls)
+        self.base = "/" + url.rsplit("/", 1)[0] if "/" in url else "/"
+        self.directory_urls = directory_urls
+        folder = posixpath.relpath("/operations", self.base)
+        self.op_prefix = "" if folder == "." else folder + "/"
+        self.op_suffix = "/" if directory_urls else ".html"
+
+    def __call__(self, target: str) -> Markup:
+        path, mark, fragment = str(target).partition("#")
+        url = site_path(path, self.directory_urls)
+        rel = posixpath.relpath("/" + url, self.base)  # absolute: no os.getcwd() per link
+        if url.endswith("/") or not url:
+            rel = "./" if rel == "." else rel + "/"
+        return Markup(rel + mark + fragment)
+
+
+def _url(slug: str) -> str:
+    return str(do_url(slug))
+
+
+_LOCK_HTML: dict[str, Markup] = {}
+
+
+def do_lock(value: str) -> Markup:
+    """A lock value as every table shows it. Filters, not macros, render table cells: a catalogue of
+    1,000 operations has hundreds of thousands of cells, and a macro call costs ten times a filter."""
+    html = _LOCK_HTML.get(value)
+    if html is None:
+        shown = md_escape(value)
+        html = _LOCK_HTML[value] = Markup(f'<span class="lock lock-{shown}">{shown}</span>')
+    return html
+
+
+_LOCK_CELL: dict[str, str] = {}
+
+
+def _lock_cell(value: str) -> str:
+    """A cell that holds one lock value and nothing else: the mark's classes go on the `<td>` itself
+    (styled as the `<span>` mark is). Half the tags of a span in a cell, which is what the search plugin's
+    HTML parse of a long table costs; screen readers and the tests read the same text and classes."""
+    html = _LOCK_CELL.get(value)
+    if html is None:
+        shown = md_escape(value)
+        html = _LOCK_CELL[value] = f'<td class="lock lock-{shown}">{shown}</td>'
+    return html
+
+
+def do_lock_cell(value: str) -> Markup:
+    """A table cell holding one lock value."""
+    return Markup(_lock_cell(value))
+
+
+def do_lock_cells(values: Any) -> Markup:
+    """`<td>` cells for a row of lock values."""
+    cells = _LOCK_CELL
+    try:
+        return Markup("".join([cells[v] for v in values]))
+    except KeyError:
+        return Markup("".join([_lock_cell(v) for v in values]))
+
+
+def do_history_cells(cells: Any, show_from: bool = True) -> Markup:
+    """`<td>` cells for a row of Cells: *not listed*, or the value with a *changed* mark (and the value it
+    changed from, when show_from) where it differs from the previous label's."""
+    out = []
+    for cell in cells:
+        if cell.value is None:
+            out.append(NOT_LISTED_CELL)
+        elif cell.changed_from is None:
+            out.append(_lock_cell(cell.value))
+        elif show_from:
+            out.append(f"<td>{do_lock(cell.value)} {CHANGED} from {md_escape(cell.changed_from)}</td>")
+        else:
+            out.append(f"<td>{do_lock(cell.value)} {CHANGED}</td>")
+    return Markup("".join(out))
+
+
+def do_op_anchor(entry: ListingEntry, href: Href) -> Markup:
+    """An HTML link to an operation page, from the page `href` belongs to."""
+    return _op_anchor(entry.title, entry.slug, href.op_prefix, href.op_suffix)
+
+
+@lru_cache(maxsize=1 << 16)
+def _op_anchor(title: str, slug: str, prefix: str, suffix: str) -> Markup:
+    # The same link appears on many pages (indexes, matrix, versions, plans, every comparison).
+    return Markup(f'<a href="{prefix}{_url(slug)}{suffix}">{md_escape(title)}</a>')
+
+
+def do_op_header(entry: ListingEntry, href: Href) -> Markup:
+    """A row's header cell: the operation, linked to its page."""
+    return Markup(f'<th scope="row">{do_op_anchor(entry, href)}</th>')
+
+
+def do_unchanged_rows(unchanged: Any, entries: dict[int, ListingEntry], href: Href, from_label: str) -> Markup:
+    """The `<tr>` rows of a comparison's unchanged values. One filter call, not a loop in the template: at
+    1,000 operations a comparison has thousands of them. A value of a re-listed plan entry says which
+    earlier label it is the same as."""
+    return Markup("\n".join([
+        f"<tr><td>{u.position}</td>{do_op_header(entries[u.position], href)}<td>{md_escape(u.plan)}"
+        + ("" if u.before_label == from_label else f" (same as under {md_escape(u.before_label)})")
+        + f"</td>{_lock_cell(u.value)}</tr>"
+        for u in unchanged
+    ]))
+
+
+FILTERS = {
+    "lock": do_lock,
+    "lock_cell": do_lock_cell,
+    "lock_cells": do_lock_cells,
+    "history_cells": do_history_cells,
+    "op_anchor": do_op_anchor,
+    "op_header": do_op_header,
+    "unchanged_rows": do_unchanged_rows,
+}
+"""The table filters, registered with the template environment in `render._environment`."""
+
+MARKS = {"CHANGED": CHANGED, "PLANS_DIFFER": PLANS_DIFFER, "NEW_VALUE": NEW_VALUE, "NOT_LISTED": NOT_LISTED,
+         "NOT_LISTED_CELL": NOT_LISTED_CELL}
+"""The value marks, as template globals."""

@@ -1,0 +1,151 @@
+"""Synthetic catalogues: valid for every size and seed, the same files for the same seed, varied like a real one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from catalog_docs import cli
+from catalog_docs.site.incremental import render_if_changed
+from catalog_docs.site.render import render_pages
+from catalog_docs.authoring.synth import NO_PATH_EVERY, SynthSpec, synth_files, write_synth
+from catalog_docs.catalog.validate import load_catalog
+
+
+@pytest.mark.parametrize(("operations", "versions", "plans", "seed"),
+                         [(1, 1, 1, 1), (23, 2, 2, 3), (150, 7, 4, 11), (260, 3, 5, 42)])
+def test_synthetic_catalogue_loads(tmp_path: Path, operations: int, versions: int, plans: int, seed: int) -> None:
+    write_synth(SynthSpec(operations=operations, versions=versions, plans=plans, seed=seed), tmp_path)
+
+    catalog = load_catalog(tmp_path)
+
+    assert len(catalog.entries) == operations
+    assert len(catalog.versions) == versions
+    assert catalog.plan_names == tuple(f"Fake Plan {k + 1}" for k in range(plans))
+    assert all(v.plans for v in catalog.versions)
+    assert sum(e.path is None for e in catalog.entries) == operations // NO_PATH_EVERY
+
+
+def test_same_seed_same_files_other_seed_other_values() -> None:
+    spec = SynthSpec(operations=120, versions=6, plans=4, seed=5)
+    assert synth_files(spec) == synth_files(spec)
+    assert synth_files(spec) != synth_files(SynthSpec(operations=120, versions=6, plans=4, seed=6))
+
+
+def test_variety_of_a_large_catalogue(tmp_path: Path) -> None:
+    write_synth(SynthSpec(operations=300, versions=12, plans=4, seed=1), tmp_path)
+    catalog = load_catalog(tmp_path)
+
+    listed = [{p.name for p in v.plans} for v in catalog.versions]
+    assert any(a - b for a, b in zip(listed, listed[1:])), "some plan entry is removed from one label to the next"
+    assert any(b - a for a, b in zip(listed, listed[1:])), "some plan entry is added from one label to the next"
+    first, last = catalog.versions[0].plans[0].values, catalog.versions[-1].plans[0].values
+    assert first != last, "values change across labels"
+    assert {e.version_marker.at for e in catalog.entries} == {"none", "start", "end", "not-shown"}
+    assert any(e.area is None for e in catalog.entries) and any(e.area is not None for e in catalog.entries)
+
+
+def test_cli_synth_then_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "fake"
+    assert cli.main(["synth", "--operations", "40", "--versions", "3", "--plans", "2", "--out", str(out)]) == 0
+    assert cli.main(["check", "--catalog", str(out)]) == 0
+    assert "catalogue OK: 40 listing entries" in capsys.readouterr().out
+
+
+def test_no_page_of_a_wide_catalogue_holds_more_than_one_table_page_of_rows(tmp_path: Path) -> None:
+    write_synth(SynthSpec(operations=520, versions=20, plans=4, seed=2), tmp_path)
+    pages = render_pages(load_catalog(tmp_path))
+
+    assert "versions/FAKE-1.0/page-3.md" in pages  # 520 rows: 250 + 250 + 20, page 1 keeps its URL
+    assert "versions/FAKE-1.0/page-4.md" not in pages
+    assert "plans/Fake-Plan-1/page-3.md" in pages
+    for path, text in pages.items():
+        if path.endswith(".md") and not path.startswith(("compare/", "downloads/")):
+            rows = sum(1 for line in text.splitlines() if line.startswith("| ") and line.split("|")[1].strip().isdigit())
+            assert rows <= 250, path
+
+
+def test_second_render_of_an_unchanged_catalogue_reads_nothing_and_writes_nothing(tmp_path: Path) -> None:
+    catalog, docs = tmp_path / "catalog", tmp_path / "docs"
+    write_synth(SynthSpec(operations=30, versions=3, plans=2, seed=1), catalog)
+    first = render_if_changed(catalog, docs)
+    assert first is not None and first.written
+
+    assert render_if_changed(catalog, docs) is None
+
+    version = sorted((catalog / "versions").glob("*.yaml"))[-1]
+    text = version.read_text(encoding="utf-8")
+    line = next(ln for ln in text.splitlines() if ln.strip().startswith("/") and ln.endswith(": close"))
+    version.write_text(text.replace(line, line.replace(": close", ": unlimited"), 1), encoding="utf-8")
+    changed = render_if_changed(catalog, docs)
+    assert changed is not None
+    assert 0 < len(changed.written) < len(first.written) / 2
+    slug = line.strip().split(":")[0][1:].replace("/", "-")
+    before = text[: text.index(line)].splitlines()
+    plan = next(ln.strip()[:-1] for ln in reversed(before) if ln.startswith("  ") and not ln.startswith("   "))
+    label_slug = version.stem
+    labels = [p.stem for p in sorted((catalog / "versions").glob("*.yaml"))]
+    # Exactly the pages that show this value (or a count it changes), and the three downloads.
+    assert set(changed.written) == {
+        f"operations/{slug}.md", "operations/index.md", "matrix/index.md", f"versions/{label_slug}.md",
+        f"plans/{plan.replace(' ', '-')}.md", f"compare/{labels[-2]}...{labels[-1]}.md", "compare/index.md",
+        "downloads/catalog.json", "downloads/lock-matrix.csv", "downloads/openapi.yaml",
+        "sources/index.md",  # it counts each plan entry's values by position
+    }
+
+
+def test_a_comparison_with_many_unchanged_values_gives_their_count_not_their_rows(tmp_path: Path) -> None:
+    from catalog_docs.compare.changes import Side, compare_sides
+    from catalog_docs.site.render import UNCHANGED_LISTED
+
+    write_synth(SynthSpec(operations=300, versions=2, plans=2, seed=4), tmp_path)
+    catalog = load_catalog(tmp_path)
+    a, b = catalog.versions
+    cmp = compare_sides(catalog, Side(label=a.label), Side(label=b.label))
+    assert len(cmp.unchanged) > UNCHANGED_LISTED
+    page = render_pages(catalog)[f"compare/{a.slug}...{b.slug}.md"]
+
+    assert f"{len(cmp.unchanged)} values are the same under both labels" in page
+    assert f'catalog-docs diff "{a.label}" "{b.label}" --format json' in page
+    assert "(folded)" not in page
+    changed = cmp.by_kind("value-changed")
+    assert changed and all(f"<tr><td>{c.position}</td>" in page for c in changed)  # every change is still listed
+
+
+def test_synth_never_overwrites_a_real_catalogue(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    from sitebuild import ROOT
+
+    real = tmp_path / "catalog"
+    shutil.copytree(ROOT / "catalog", real)
+    before = {p: p.read_bytes() for p in real.rglob("*") if p.is_file()}
+
+    assert cli.main(["synth", "--operations", "5", "--versions", "1", "--plans", "1", "--out", str(real)]) == 2
+    assert "refusing to overwrite" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in real.rglob("*") if p.is_file()} == before
+
+    fake = tmp_path / "fake"
+    write_synth(SynthSpec(operations=5, versions=3, plans=1), fake)
+    write_synth(SynthSpec(operations=7, versions=2, plans=1, seed=2), fake)  # an earlier synthetic one: replaced
+    assert len(load_catalog(fake).entries) == 7 and len(list((fake / "versions").glob("*.yaml"))) == 2
+
+
+def test_a_deleted_or_edited_generated_page_is_put_back_by_the_next_render(tmp_path: Path) -> None:
+    import os
+
+    catalog, docs = tmp_path / "catalog", tmp_path / "docs"
+    write_synth(SynthSpec(operations=20, versions=2, plans=2, seed=1), catalog)
+    assert render_if_changed(catalog, docs) is not None
+    page, other = docs / "matrix" / "index.md", docs / "legend.md"
+    original = other.read_text(encoding="utf-8")
+
+    page.unlink()
+    other.write_text(original + "hand edit\n", encoding="utf-8")
+    os.utime(other, ns=(0, 0))  # even with an old modification time, the size tells it apart
+    result = render_if_changed(catalog, docs)
+
+    assert result is not None and set(result.written) == {"matrix/index.md", "legend.md"}
+    assert page.is_file() and other.read_text(encoding="utf-8") == original
+    assert render_if_changed(catalog, docs) is None

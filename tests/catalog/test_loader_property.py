@@ -1,0 +1,278 @@
+"""Whatever a catalogue file holds, the loader answers with a Catalog or with located problems: never a crash.
+
+Each example takes the real catalogue, damages one or more of its files at random (a value or a whole line
+replaced with random text full of YAML syntax, lines deleted, duplicated or swapped, tabs, control
+characters, random bytes or random Unicode inserted, the file cut short) and loads it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import socket
+import tempfile
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from catalog_docs import cli
+from catalog_docs.errors import CatalogInvalid
+from catalog_docs.catalog.model import Catalog
+from catalog_docs.catalog.validate import load_catalog
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOG = ROOT / "catalog"
+FILES = {str(p.relative_to(CATALOG)): p.read_bytes() for p in sorted(CATALOG.rglob("*.yaml"))}
+
+_YAML_SYNTAX = ":-?[]{},#&*!|>'\"%@`~<=\\/ \t\n."
+_yamlish = st.text(alphabet=st.sampled_from(list(_YAML_SYNTAX)) | st.characters(codec="utf-8"), max_size=24)
+_words = st.sampled_from(["no", "on", "yes", "1.10", "0755", "1:30", "2024-01-01", "~", "null", "<<", "!!set",
+                          "&a", "*a", "!!binary", "---", "...", "[", "{", "- ", "? ", "entry-23", "close",
+                          "/getAccList", "UPI_N 1.0.0", "'", '"', "0x1F", ".inf", "1e3", "-"])
+_text = st.one_of(_yamlish, _words, st.lists(_words, max_size=4).map(" ".join))
+_odd_chars = st.sampled_from(["\t", "\x00", "\x1b", "\x7f", "\x85", "\u200b", "\ufeff", "\u2028", "\r", "\ud7ff"])
+
+
+@st.composite
+def _mutation(draw: st.DrawFn, data: bytes) -> bytes:
+    lines = data.split(b"\n")
+    i = draw(st.integers(0, len(lines) - 1))
+    kind = draw(st.sampled_from(["value", "line", "delete", "duplicate", "swap", "odd", "bytes", "unicode",
+                                 "truncate", "indent"]))
+    if kind == "value":
+        line = lines[i]
+        cut = line.find(b": ")
+        new = draw(_text).encode("utf-8")
+        lines[i] = (line[: cut + 2] + new) if cut >= 0 else line + b": " + new
+    elif kind == "line":
+        indent = len(lines[i]) - len(lines[i].lstrip(b" "))
+        lines[i] = b" " * draw(st.sampled_from([0, indent])) + draw(_text).encode("utf-8")
+    elif kind == "delete":
+        del lines[i]
+    elif kind == "duplicate":
+        lines.insert(i, lines[i])
+    elif kind == "swap":
+        j = draw(st.integers(0, len(lines) - 1))
+        lines[i], lines[j] = lines[j], lines[i]
+    elif kind == "indent":
+        lines[i] = b" " * draw(st.integers(0, 12)) + lines[i].lstrip(b" ")
+    else:
+        at = draw(st.integers(0, len(data)))
+        if kind == "truncate":
+            return data[:at]
+        if kind == "odd":
+            new = draw(_odd_chars).encode("utf-8")
+        elif kind == "bytes":
+            new = draw(st.binary(min_size=1, max_size=8))
+        else:
+            new = draw(st.text(min_size=1, max_size=8)).encode("utf-8")
+        return data[:at] + new + data[at:]
+    return b"\n".join(lines)
+
+
+@st.composite
+def damaged_catalogues(draw: st.DrawFn) -> dict[str, bytes]:
+    files = dict(FILES)
+    for _ in range(draw(st.integers(1, 3))):
+        name = draw(st.sampled_from(sorted(files)))
+        files[name] = draw(_mutation(files[name]))
+    return files
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(damaged_catalogues())
+def test_a_damaged_catalogue_loads_or_is_reported_never_crashes(files: dict[str, bytes]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        catalog = Path(tmp) / "catalog"
+        for name, data in files.items():
+            (catalog / name).parent.mkdir(parents=True, exist_ok=True)
+            (catalog / name).write_bytes(data)
+
+        loaded: Catalog | None = None
+        try:
+            loaded = load_catalog(catalog)
+        except CatalogInvalid as exc:
+            assert exc.problems, "CatalogInvalid without a problem"
+            for p in exc.problems:
+                assert p.line >= 1 and p.column >= 1, str(p)
+                assert p.key_path.strip(), str(p)
+                assert p.expected.strip() and p.found.strip(), str(p)
+            assert exc.report().endswith("error" if len(exc.problems) == 1 else "errors")
+        else:
+            assert isinstance(loaded, Catalog)
+
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli.main(["check", "--catalog", str(catalog)])
+        assert code in (0, 1)
+        assert "Traceback" not in err.getvalue()
+        assert (code == 0) == (loaded is not None)
+
+
+# --- escapes, special files and names at the limits ---------------------------------------------------------
+
+FIXTURE = ROOT / "tests" / "fixture-catalog"
+_REFUSED_SAMPLES = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b", "\u00ad", "\u061c", "\u115f", "\u1160", "\u180e",
+                    "\u200b", "\u200d", "\u202e", "\u2028", "\u2029", "\u2066", "\u2800", "\u3164", "\ufe0f",
+                    "\ufeff", "\uffa0", "\ufffe", "\ue000", "\U000e0001", "\U000e0041", "\U000e007f",
+                    "\U000e0100", "\U000f0000", "\U0010fffd", "\U0001fffe"]
+_refused_chars = st.sampled_from(_REFUSED_SAMPLES) | st.characters(categories=["Cc", "Cf", "Co", "Zl", "Zp"],
+                                                                   exclude_characters="\t\n\r")
+
+
+def _escape(ch: str, form: str) -> str:
+    """A character as a YAML double-quoted escape."""
+    named = {"\x00": "\\0", "\x07": "\\a", "\x1b": "\\e", "\x85": "\\N", "\u2028": "\\L", "\u2029": "\\P"}
+    if form == "named" and ch in named:
+        return named[ch]
+    o = ord(ch)
+    if form == "x" and o < 0x100:
+        return f"\\x{o:02x}"
+    return f"\\u{o:04X}" if o < 0x10000 else f"\\U{o:08X}"
+
+
+@st.composite
+def _escaped_texts(draw: st.DrawFn) -> tuple[str, str]:
+    """(double-quoted YAML text holding at least one refused character as an escape, the character)."""
+    ch = draw(_refused_chars)
+    words = draw(st.lists(st.sampled_from(["Fake", "payload", "fields", "of", "a", "response"]), max_size=4))
+    at = draw(st.integers(0, len(words)))
+    escaped = _escape(ch, draw(st.sampled_from(["named", "x", "u"])))
+    return '"' + " ".join(words[:at] + [escaped] + words[at:]) + '"', ch
+
+
+def _copy_fixture(tmp: str) -> Path:
+    catalog = Path(tmp) / "catalog"
+    for path in sorted(FIXTURE.rglob("*.yaml")):
+        target = catalog / path.relative_to(FIXTURE)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+    return catalog
+
+
+def _check(catalog: Path) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(["check", "--catalog", str(catalog)])
+    return code, err.getvalue()
+
+
+def _printable(report: str) -> bool:
+    """No character a terminal would act on: controls (but the line ends), bidi and invisible characters."""
+    return not any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") and c != "\n" for c in report)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_escaped_texts(), st.sampled_from(["value", "key", "flow-value", "label"]))
+def test_a_refused_character_written_as_an_escape_is_refused_and_printed_escaped(escaped: tuple[str, str],
+                                                                                where: str) -> None:
+    text, ch = escaped
+    with tempfile.TemporaryDirectory() as tmp:
+        catalog = _copy_fixture(tmp)
+        if where == "value":
+            f, old, new = "not-shown.yaml", "topic: ", f"topic: {text} #"
+        elif where == "key":
+            f, old, new = "versions/FAKE-1.1.yaml", "      /fakeWidgetCreate:", f"      {text[:-1]}/fakeWidgetCreate\":"
+        elif where == "flow-value":
+            f, old, new = "service.yaml", "name: Fake widget handling,", f"name: {text},"
+        else:
+            f, old, new = "versions/FAKE-1.1.yaml", "label: FAKE 1.1", f"label: {text}"
+        path = catalog / f
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+        code, report = _check(catalog)
+        assert code == 1, f"{text} passed check"
+        assert "Traceback" not in report
+        assert _printable(report), repr(report)
+        assert f"U+{ord(ch):04X}" in report or "invalid Unicode character escape" in report, report
+
+
+_SPECIALS = ["fifo", "dangling", "outside", "dev-zero", "folder", "socket"]
+
+
+def _make_special(path: Path, kind: str, outside: Path) -> None:
+    if path.exists() or path.is_symlink():
+        path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dangling":
+        path.symlink_to(path.parent / "no-such-target.yaml")
+    elif kind == "outside":
+        path.symlink_to(outside)
+    elif kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        with socket.socket(socket.AF_UNIX) as s:
+            s.bind(str(path))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["service.yaml", "listing.yaml", "not-shown.yaml", "versions/FAKE-1.1.yaml",
+                        "versions/FAKE-9.yaml"]), st.sampled_from(_SPECIALS))
+def test_special_files_are_refused_with_their_location_never_read(name: str, kind: str) -> None:
+    """Never opened for reading, so a pipe cannot hang `check` and /dev/zero cannot fill memory (an alarm
+    turns a hang into a failure)."""
+    with tempfile.TemporaryDirectory(dir="/tmp", prefix="cd-") as tmp:  # short: a socket path has a limit
+        catalog = _copy_fixture(tmp)
+        outside = Path(tmp) / "outside.yaml"
+        outside.write_bytes((FIXTURE / name).read_bytes() if (FIXTURE / name).exists() else b"x: 1\n")
+        _make_special(catalog / name, kind, outside)
+        previous = signal.signal(signal.SIGALRM, lambda *_: pytest.fail(f"check hung on a {kind}"))
+        signal.alarm(30)
+        try:
+            code, report = _check(catalog)
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
+        assert code == 1 and "Traceback" not in report
+        line = next((ln for ln in report.splitlines() if ln.startswith(str(catalog / name) + ":1:1:")), None)
+        assert line is not None, report
+        assert "expected a regular file" in line or "expected a file inside the catalogue folder" in line, line
+
+
+_names = st.one_of(
+    st.integers(230, 270).map(lambda n: "x" * n),                    # around the 250-character limit
+    st.integers(1, 130).map(lambda n: "seg/" * n + "end"),           # segments joined into one name
+    st.sampled_from(["aux", "CON", "nul.json", "Com1", "lpt9.x", "prn", "auxiliary", "console", "com10"]),
+    st.sampled_from([".well-known", ".x", "...", "a.", "ok.v2", "a..b", "x-.y"]),
+    st.text(alphabet="abcXYZ019._~-", min_size=1, max_size=300),
+)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_names)
+def test_a_path_that_passes_check_renders_into_a_file_it_names(name: str) -> None:
+    """Names at the limits: `check` refuses the ones no common file system can hold; every name it accepts
+    renders and writes (the longest generated name included), so the render never meets a bad name."""
+    from catalog_docs.site.render import render_pages
+    from catalog_docs.catalog.validate import file_name_problem
+    from catalog_docs.site.write import write_output
+
+    path = "/" + name
+    with tempfile.TemporaryDirectory() as tmp:
+        catalog = _copy_fixture(tmp)
+        for f in [catalog / "listing.yaml", *sorted((catalog / "versions").glob("*.yaml"))]:
+            f.write_text(f.read_text(encoding="utf-8").replace("/fakeWidgetCreate", path), encoding="utf-8")
+        try:
+            loaded = load_catalog(catalog)
+        except CatalogInvalid as exc:
+            assert "Traceback" not in exc.report()
+            slug = name.replace("/", "-")
+            dots = any(seg and seg.strip(".") == "" for seg in name.split("/"))
+            assert dots or file_name_problem(slug) is not None or any(
+                "listing.entries[1].path" not in p.key_path for p in exc.problems), exc.report()
+            return
+        slug = name.replace("/", "-")
+        assert file_name_problem(slug) is None
+        assert len((slug + ".html").encode()) <= 255
+        docs = Path(tmp) / "docs"
+        write_output(render_pages(loaded), docs)
+        assert (docs / "operations" / f"{slug}.md").is_file()
+        (docs / "operations" / slug).mkdir()  # the folder the built site makes for the page
+        (docs / "operations" / slug / "index.html").write_text("x", encoding="utf-8")

@@ -1,0 +1,95 @@
+"""`make bench`'s control site: plain Material pages at our page paths, built with our configuration."""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+from pathlib import Path
+
+import pytest
+
+from catalog_docs.devtools.bench import (Report, bench_baseline, bench_control, extract_revision, main as bench_main,
+                                 make_control_project, make_project)
+from catalog_docs.site.render import render_pages, write_output
+from catalog_docs.catalog.validate import load_catalog
+from fixture_facts import FIXTURE_CATALOG
+
+
+def _rendered_project(tmp_path: Path) -> Path:
+    project = tmp_path / "case"
+    make_project(project, None)
+    shutil.rmtree(project / "catalog")
+    shutil.copytree(FIXTURE_CATALOG, project / "catalog")
+    write_output(render_pages(load_catalog(project / "catalog")), project / "docs")
+    return project
+
+
+def test_control_pages_sit_at_our_page_paths_and_hold_plain_prose(tmp_path: Path) -> None:
+    project = _rendered_project(tmp_path)
+    ours = sorted(p.relative_to(project / "docs") for p in (project / "docs").rglob("*.md"))
+    count = make_control_project(project, tmp_path / "control")
+    theirs = sorted(p.relative_to(tmp_path / "control" / "docs") for p in (tmp_path / "control" / "docs").rglob("*.md"))
+    assert count == len(ours) == len(theirs) and ours == theirs
+    for rel in theirs:
+        text = (tmp_path / "control" / "docs" / rel).read_text(encoding="utf-8")
+        assert text.startswith(f"# {rel.with_suffix('').as_posix()}\n")
+        assert "|" not in text and "<" not in text  # no table, no HTML: a plain page
+        assert text.count("\n## ") == 3
+
+
+@pytest.mark.site
+def test_bench_reports_our_cost_per_page_as_a_ratio_to_the_control_site(tmp_path: Path) -> None:
+    project = _rendered_project(tmp_path)
+    report = Report()
+    bench_control(report, "case", project, ["mkdocs"], rounds=2)
+    control = report.get("case", "control_mkdocs_build_s")
+    assert isinstance(control, float) and control > 0
+    ratio = next(r for r in report.rows if r["metric"] == "mkdocs_cost_per_page_vs_control")
+    rounds = ratio["rounds"]  # each round: our build, then the control site's, back to back
+    assert len(rounds) == 2 and all(ours > 0 and theirs > 0 for ours, theirs in rounds)
+    assert ratio["value"] == round(statistics.median(ours / theirs for ours, theirs in rounds), 2)
+    assert abs(control - statistics.median(theirs for _, theirs in rounds)) < 0.002  # the median, as printed
+    assert ratio["cpu_ratio"] > 0
+    assert (project / "site" / "index.html").is_file()  # our site was built in the same run
+    assert not (tmp_path / "case-control").exists()  # the control project is removed after its build
+
+
+@pytest.mark.site
+def test_bench_builds_a_baseline_revision_in_the_same_run(tmp_path: Path) -> None:
+    project = _rendered_project(tmp_path)
+    commit = extract_revision("HEAD", tmp_path / "src")
+    assert (tmp_path / "src" / "mkdocs.yml").is_file() and (tmp_path / "src" / "scripts" / "catalog_docs").is_dir()
+    report = Report()
+    bench_baseline(report, "case", project, tmp_path / "src", commit, ["mkdocs"])
+    assert report.get("case", "baseline") == commit
+    theirs = report.get("case", "baseline_mkdocs_build_s")
+    assert isinstance(theirs, float) and theirs > 0, report.rows
+    ratio = next(r for r in report.rows if r["metric"] == "mkdocs_build_vs_baseline")
+    [[ours, base]] = ratio["rounds"]
+    assert abs(base - theirs) < 0.002 and ratio["value"] == round(ours / base, 2) and ratio["cpu_ratio"] > 0
+    assert not (tmp_path / "case-baseline").exists()  # the baseline project is removed after its build
+
+
+def test_an_unknown_baseline_revision_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_main(["--out", str(tmp_path), "--baseline", "no-such-revision-x", "--sizes", ""]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("catalog_docs.devtools.bench: error: --baseline 'no-such-revision-x': ") and "Traceback" not in err
+
+
+def test_a_revision_with_a_link_to_an_absolute_path_still_extracts(tmp_path: Path) -> None:
+    """A throw-away repository may commit `node_modules` as a link to an absolute path (test_catalog_edits
+    does): the link is skipped, everything else is extracted."""
+    import tarfile
+
+    from catalog_docs.devtools.bench import _tree_filter
+
+    link = tarfile.TarInfo("node_modules")
+    link.type, link.linkname = tarfile.SYMTYPE, "/elsewhere/node_modules"
+    inside = tarfile.TarInfo("overrides/link")
+    inside.type, inside.linkname = tarfile.SYMTYPE, "../mkdocs.yml"
+    assert _tree_filter(link, str(tmp_path)) is None
+    assert _tree_filter(inside, str(tmp_path)) is not None
+    escaping = tarfile.TarInfo("overrides/out")
+    escaping.type, escaping.linkname = tarfile.SYMTYPE, "../../../etc/passwd"
+    with pytest.raises(tarfile.FilterError):  # still the safe filter for anything else
+        _tree_filter(escaping, str(tmp_path))

@@ -1,0 +1,55 @@
+"""Page experience: Lighthouse (mobile, simulated throttling) on every page type, served with gzip.
+
+Asserts the deterministic parts: accessibility, best practices and SEO at 100, no request leaving the
+origin, and the first-load transfer budget. Performance varies with the machine: `make lighthouse`
+reports it. The tests measure the fixture site (tests/fixture-catalog/); `make lighthouse` the real one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from catalog_docs.devtools.lighthouse import TRANSFER_BUDGET, PageResult, page_types, run_all
+from catalog_docs.catalog.validate import load_catalog
+from fixture_facts import FIXTURE_CATALOG
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+
+@pytest.fixture(scope="module")
+def lighthouse(built_site: Path) -> dict[str, PageResult]:
+    out = ROOT / "test-artifacts" / "lighthouse"
+    results = run_all(built_site, load_catalog(FIXTURE_CATALOG), out)
+    return {r.page_type: r for r in results}
+
+
+PAGE_TYPES = list(page_types(load_catalog(FIXTURE_CATALOG)))
+
+
+def test_every_page_type_is_measured(lighthouse: dict[str, PageResult]) -> None:
+    # the nine page types of the issue (home, operations, operation, version, plan, compare, any-pair, matrix,
+    # not-shown) and the sources page
+    assert set(lighthouse) == {"home", "operations", "operation", "version", "plan", "compare", "compare-any",
+                               "matrix", "not-shown", "sources"}
+
+
+@pytest.mark.parametrize("page_type", PAGE_TYPES)
+@pytest.mark.parametrize("category", ["accessibility", "best-practices", "seo"])
+def test_category_scores_100(lighthouse: dict[str, PageResult], page_type: str, category: str) -> None:
+    result = lighthouse[page_type]
+    failed = [a for a in result.failed_audits if a.startswith(category + "/")]
+    assert result.scores[category] == 100, f"{result.url}: {category} {result.scores[category]}, failed {failed}"
+
+
+@pytest.mark.parametrize("page_type", PAGE_TYPES)
+def test_no_request_leaves_the_origin(lighthouse: dict[str, PageResult], page_type: str) -> None:
+    assert lighthouse[page_type].foreign_requests == ()
+
+
+@pytest.mark.parametrize("page_type", PAGE_TYPES)
+def test_first_load_within_transfer_budget(lighthouse: dict[str, PageResult], page_type: str) -> None:
+    result = lighthouse[page_type]
+    assert 0 < result.transfer_bytes <= TRANSFER_BUDGET, f"{result.url}: {result.transfer_bytes} bytes"

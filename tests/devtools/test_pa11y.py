@@ -1,0 +1,68 @@
+"""The pa11y runner (`python -m catalog_docs.devtools.pa11y`): both runners, WCAG2AA, every page type reached.
+
+These tests check that the runner itself works (it catches known errors with each runner and visits every
+page type of the built site), and that the built fixture site has no error on any page type, nor on the
+other generated pages (legend, indexes, the entry without a path).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from catalog_docs.devtools.lighthouse import page_types
+from catalog_docs.devtools.pa11y import format_report, run_site, run_urls
+from catalog_docs.devtools.static_server import serve
+from catalog_docs.catalog.validate import load_catalog
+from fixture_facts import FIXTURE_CATALOG
+
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+BROKEN_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>canary</title></head>
+<body><main><h1>canary</h1><img src="x.png"><p style="color:#bbb;background:#fff">faint text</p>
+<input type="checkbox"></main></body></html>
+"""
+
+
+def test_each_runner_reports_a_known_error(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text(BROKEN_PAGE, encoding="utf-8")
+    server, base = serve(tmp_path)
+    try:
+        issues = run_urls([base])[base]
+    finally:
+        server.shutdown()
+    found = {(i["runner"], i["code"]) for i in issues if i["type"] == "error"}
+    assert ("axe", "image-alt") in found, found
+    assert ("axe", "color-contrast") in found, found
+    assert any(runner == "htmlcs" and "H37" in code for runner, code in found), found  # img without alt
+
+
+def test_every_page_type_is_checked(built_site: Path) -> None:
+    pages = page_types(load_catalog(FIXTURE_CATALOG))
+    server, base = serve(built_site)
+    try:
+        urls = [base + path for path in pages.values()]
+        raw = run_urls(urls)
+    finally:
+        server.shutdown()
+    assert sorted(raw) == sorted(urls)
+    for url in urls:
+        assert all(issue["runner"] in ("htmlcs", "axe") for issue in raw[url]), url
+    findings = run_site(built_site, pages)  # the command's path: errors only, each with its page type
+    assert all(f.page_type in pages and f.code for f in findings)
+
+
+def test_no_page_type_has_an_error(built_site: Path) -> None:
+    """WCAG 2 AA by HTML_CodeSniffer and axe: 0 errors (an axe "needs review" counts as one, as pa11y counts
+    it) on every page type and the other generated pages, the theme's header, search and sidebar included
+    (overrides/partials/palette.html, overrides/partials/search.html, overrides/assets/catalog.css)."""
+    catalog = load_catalog(FIXTURE_CATALOG)
+    pages = page_types(catalog)
+    pathless = next(e for e in catalog.entries if e.path is None)
+    pages |= {"legend": "legend/", "versions": "versions/", "plans": "plans/",
+              "entry without a path": f"operations/{pathless.slug}/"}
+    assert all((built_site / path / "index.html").is_file() for path in pages.values()), pages
+    findings = run_site(built_site, pages)
+    assert not findings, format_report(findings, pages)

@@ -1,0 +1,240 @@
+"""The downloads' published contracts, checked with the tools their users run.
+
+- Every download schema (scripts/catalog_docs/schemas/, published under /downloads/) compiles in ajv's default
+  strict mode and passes check-jsonschema's metaschema check.
+- catalog.json of every fixture catalogue is valid against catalog.schema.json in Python's jsonschema, ajv and
+  check-jsonschema, and the schema documents every key the export writes.
+- openapi.yaml passes Redocly CLI (`recommended`) and Spectral (`spectral:oas`) with the checked-in rulesets,
+  with no error and no warning; those rulesets turn off only rules about what the source does not show.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+
+from catalog_docs.downloads.export import CATALOG_FORMAT_VERSION, export_text
+from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
+from catalog_docs.site.render import render_pages
+from catalog_docs.catalog.validate import load_catalog
+from download_fixtures import DOWNLOAD_SPECS, write_download_catalog
+from npm_tools import OFFLINE_ENV, ROOT, npm_bin, run_script
+
+DOWNLOAD_SCHEMAS = sorted(DOWNLOAD_SCHEMA_DIR.glob("*.schema.json"))
+CATALOG_SCHEMA = DOWNLOAD_SCHEMA_DIR / "catalog.schema.json"
+CHECK_JSONSCHEMA = Path(sys.executable).with_name("check-jsonschema")
+PLAIN_FIXTURES = [name for name in DOWNLOAD_SPECS if name != "markup-and-areas"]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Path]]:
+    """Every fixture catalogue's downloads written to files: {fixture: {"json"|"csv"|"openapi": file}}."""
+    out: dict[str, dict[str, Path]] = {}
+    for name in DOWNLOAD_SPECS:
+        folder = tmp_path_factory.mktemp(name)
+        catalog = load_catalog(write_download_catalog(folder / "catalog", name))
+        out[name] = {}
+        for fmt, file in (("json", "catalog.json"), ("csv", "lock-matrix.csv"), ("openapi", "openapi.yaml")):
+            (folder / file).write_text(export_text(catalog, fmt), encoding="utf-8")
+            out[name][fmt] = folder / file
+    return out
+
+
+def _load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _closed(schema: Any) -> Any:
+    """The schema with every object that lists its properties closed to others: validating against it shows
+    that the schema documents every key (the published schema stays open, so a minor version can add keys)."""
+    schema = copy.deepcopy(schema)
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if "properties" in node:
+                node["additionalProperties"] = False
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    return schema
+
+
+# --- every download schema -------------------------------------------------------------------------------
+
+def test_catalog_schema_is_a_download_schema() -> None:
+    assert CATALOG_SCHEMA in DOWNLOAD_SCHEMAS
+
+
+def test_every_download_schema_is_published_as_kept(tmp_path: Path) -> None:
+    files = render_pages(load_catalog(write_download_catalog(tmp_path / "catalog", "nothing-changes")))
+    for schema in DOWNLOAD_SCHEMAS:
+        assert files[f"downloads/{schema.name}"] == schema.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("schema", DOWNLOAD_SCHEMAS, ids=lambda p: p.name)
+def test_download_schema_compiles_in_ajv_strict_mode(schema: Path) -> None:
+    result = run_script("ajv-check.mjs", schema)
+    assert result["compiled"], result["error"]
+    assert result["warnings"] == []
+
+
+@pytest.mark.parametrize("schema", DOWNLOAD_SCHEMAS, ids=lambda p: p.name)
+def test_download_schema_is_valid_for_python_jsonschema(schema: Path) -> None:
+    Draft202012Validator.check_schema(_load(schema))
+
+
+def test_download_schemas_pass_check_jsonschema_metaschema() -> None:
+    done = subprocess.run([CHECK_JSONSCHEMA, "--check-metaschema", *DOWNLOAD_SCHEMAS], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# --- catalog.json --------------------------------------------------------------------------------------
+
+def test_catalog_json_is_valid_in_python_and_documents_every_key(exported: dict[str, dict[str, Path]]) -> None:
+    schema = _load(CATALOG_SCHEMA)
+    for name, files in exported.items():
+        data = _load(files["json"])
+        assert [e.message for e in Draft202012Validator(schema).iter_errors(data)] == [], name
+        assert [f"{list(e.absolute_path)}: {e.message}"
+                for e in Draft202012Validator(_closed(schema)).iter_errors(data)] == [], name
+
+
+def test_catalog_json_is_valid_in_ajv(exported: dict[str, dict[str, Path]]) -> None:
+    files = [f["json"] for f in exported.values()]
+    result = run_script("ajv-check.mjs", CATALOG_SCHEMA, *files)
+    assert result["results"] == {str(f): [] for f in files}
+
+
+def test_catalog_json_is_valid_in_check_jsonschema(exported: dict[str, dict[str, Path]]) -> None:
+    files = [f["json"] for f in exported.values()]
+    done = subprocess.run([CHECK_JSONSCHEMA, "--schemafile", CATALOG_SCHEMA, *files], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_catalog_schema_refuses_what_format_1_does_not_allow(exported: dict[str, dict[str, Path]]) -> None:
+    validator = Draft202012Validator(_load(CATALOG_SCHEMA))
+    good = _load(exported["plans-come-and-go"]["json"])
+    cases: dict[str, tuple[str, Any]] = {
+        "a lock value the source does not use": ("versions.0.plans.0.values.0.value", "closed"),
+        "a next major version": ("format_version", "2.0"),
+        "an invented base URL": ("service.base_url", "https://api.example.com"),
+        "a listing position of 0": ("operations.0.position", 0),
+        "an area that is not an inference": ("operations.0.area_inferred", "yes"),
+    }
+    for why, (where, value) in cases.items():
+        bad = copy.deepcopy(good)
+        *parents, last = [int(p) if p.isdigit() else p for p in where.split(".")]
+        node = bad
+        for p in parents:
+            node = node[p]
+        node[last] = value
+        assert list(validator.iter_errors(bad)), why
+    missing = copy.deepcopy(good)
+    del missing["format_version"]
+    assert [e.message for e in validator.iter_errors(missing)] == ["'format_version' is a required property"]
+
+
+def test_format_version_is_described_by_the_schema_and_the_readme() -> None:
+    pattern = _load(CATALOG_SCHEMA)["properties"]["format_version"]["pattern"]
+    assert re.fullmatch(pattern, CATALOG_FORMAT_VERSION)
+    assert pattern.startswith("^" + CATALOG_FORMAT_VERSION.split(".")[0] + "\\.")  # one schema per major version
+    assert f'"format_version": "{CATALOG_FORMAT_VERSION}"' in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+# --- openapi.yaml ---------------------------------------------------------------------------------------
+
+def _redocly(files: list[Path]) -> list[dict[str, Any]]:
+    done = subprocess.run([npm_bin("redocly"), "lint", "--config", ROOT / "redocly.yaml", "--format=json", *files],
+                          capture_output=True, text=True, cwd=ROOT, env=OFFLINE_ENV, timeout=300)
+    reports, text, at = [], done.stdout, 0
+    decoder = json.JSONDecoder()
+    while text[at:].strip():  # one JSON report per file, one after the other
+        at += len(text[at:]) - len(text[at:].lstrip())
+        report, at = decoder.raw_decode(text, at)
+        reports.append(report)
+    assert len(reports) == len(files), done.stdout + done.stderr
+    return reports
+
+
+def _spectral(files: list[Path]) -> list[dict[str, Any]]:
+    done = subprocess.run([npm_bin("spectral"), "lint", "--ruleset", ROOT / ".spectral.yaml", "--format", "json",
+                           "--fail-severity", "hint", *files],
+                          capture_output=True, text=True, cwd=ROOT, env=OFFLINE_ENV, timeout=300)
+    # Spectral may print a line after its JSON ("No results with a severity of 'hint' or higher found!").
+    found, _ = json.JSONDecoder().raw_decode(done.stdout, done.stdout.index("["))
+    assert done.returncode == (1 if found else 0), done.stderr
+    return found
+
+
+def test_openapi_passes_redocly_with_no_error_and_no_warning(exported: dict[str, dict[str, Path]]) -> None:
+    files = [exported[name]["openapi"] for name in DOWNLOAD_SPECS]
+    for name, report in zip(DOWNLOAD_SPECS, _redocly(files), strict=True):
+        assert report["totals"] == {"errors": 0, "warnings": 0, "ignored": 0}, (name, report["problems"])
+
+
+def test_openapi_passes_spectral_with_no_error_and_no_warning(exported: dict[str, dict[str, Path]]) -> None:
+    files = [exported[name]["openapi"] for name in DOWNLOAD_SPECS]
+    found = [(Path(p["source"]).parent.name.rstrip("0123456789"), p["code"], p["path"]) for p in _spectral(files)]
+    # The one finding: the markup fixture's service name, which OpenAPI's info.title holds as written (plain
+    # text, not Markdown). Its descriptions, where our render writes Markdown, give none.
+    assert found == [("markup-and-areas", "no-script-tags-in-markdown", ["info", "title"])]
+
+
+def test_the_linters_catch_what_the_old_document_had(tmp_path: Path, exported: dict[str, dict[str, Path]]) -> None:
+    # The server entry this document had before: an empty default for a base URL the source does not show.
+    doc = yaml.safe_load(exported["plans-come-and-go"]["openapi"].read_text(encoding="utf-8"))
+    doc["servers"] = [{"url": "{base_url}", "variables": {"base_url": {"default": ""}}}]
+    old = tmp_path / "old-openapi.yaml"
+    old.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    codes = {p["code"] for p in _spectral([old])}
+    assert "oas3-server-variables" in codes
+
+
+def _rules_off(path: Path) -> dict[str, str]:
+    """Each rule the config turns off, with the comment on its line."""
+    found = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = re.fullmatch(r"\s+([a-z0-9-]+): off(?:\s+#\s*(.*))?", line)
+        if m:
+            found[m.group(1)] = m.group(2) or ""
+    return found
+
+
+def test_lint_rulesets_turn_off_only_rules_about_what_the_source_does_not_show() -> None:
+    spectral, redocly = _rules_off(ROOT / ".spectral.yaml"), _rules_off(ROOT / "redocly.yaml")
+    assert set(spectral) == {"info-contact"}
+    assert set(redocly) == {"security-defined", "info-license"}
+    for rule, reason in {**spectral, **redocly}.items():
+        assert re.search(r"source (states|names|shows|does not show|is not shown)|not shown in the source", reason), rule
+    assert yaml.safe_load((ROOT / ".spectral.yaml").read_text(encoding="utf-8"))["extends"] == ["spectral:oas"]
+    assert yaml.safe_load((ROOT / "redocly.yaml").read_text(encoding="utf-8"))["extends"] == ["recommended"]
+
+
+# --- the files the real site publishes -------------------------------------------------------------------
+
+@pytest.mark.site
+def test_the_published_downloads_meet_their_contracts(built_site: Path) -> None:
+    downloads = built_site / "downloads"
+    for schema in DOWNLOAD_SCHEMAS:
+        assert (downloads / schema.name).read_bytes() == schema.read_bytes()
+    catalog_json = _load(downloads / "catalog.json")
+    assert list(Draft202012Validator(_closed(_load(CATALOG_SCHEMA))).iter_errors(catalog_json)) == []
+    assert run_script("ajv-check.mjs", CATALOG_SCHEMA, downloads / "catalog.json")["results"] == {
+        str(downloads / "catalog.json"): []}
+    [report] = _redocly([downloads / "openapi.yaml"])
+    assert report["totals"] == {"errors": 0, "warnings": 0, "ignored": 0}, report["problems"]
+    assert _spectral([downloads / "openapi.yaml"]) == []
+    assert ",," not in (downloads / "lock-matrix.csv").read_text(encoding="utf-8")

@@ -1,0 +1,105 @@
+"""Make targets a new user runs first: help names HOST and PORT, clean works on a fresh clone, and a busy
+port stops `make serve` with one line naming PORT= (no traceback)."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catalog_docs.devtools.portcheck import port_problem
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(shutil.which("make") is None or shutil.which("git") is None,
+                                reason="needs make and git")
+
+
+def clone(tmp_path: Path) -> Path:
+    """A fresh clone of the committed project (no .venv, nothing rendered)."""
+    dest = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(dest)], check=True)
+    return dest
+
+
+def borrow_venv(project: Path) -> None:
+    """Give a clone this test run's installed tools, with its install stamps up to date (make installs nothing)."""
+    venv = project / ".venv"
+    venv.mkdir()
+    ours = Path(sys.prefix)
+    for name in ("bin", "lib"):
+        (venv / name).symlink_to(ours / name)
+    shutil.copy2(ours / "pyvenv.cfg", venv / "pyvenv.cfg")
+    for stamp in (".installed-site", ".installed-test"):
+        (venv / stamp).touch()
+
+
+def make(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["make", "--no-print-directory", *args], cwd=project, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_help_lists_host_and_port() -> None:
+    out = make(ROOT, "help").stdout
+    assert "HOST=127.0.0.1" in out and "PORT=8000" in out
+    assert "make serve" in out and "make upgrade" in out
+
+
+def test_clean_works_on_a_fresh_clone(tmp_path: Path) -> None:
+    project = clone(tmp_path)
+    result = make(project, "clean")
+    assert result.returncode == 0, result.stderr
+    assert not (project / ".venv").exists(), "clean must not install anything"
+
+
+def test_clean_removes_generated_pages_and_keeps_hand_written_ones(tmp_path: Path) -> None:
+    project = clone(tmp_path)
+    borrow_venv(project)
+    (project / "docs").mkdir(exist_ok=True)
+    (project / "docs" / "about.md").write_text("# About\n", encoding="utf-8")
+    subprocess.run([str(project / ".venv" / "bin" / "catalog-docs"), "render"], cwd=project, check=True,
+                   capture_output=True)
+    (project / "site").mkdir()
+    assert (project / "docs" / "operations" / "index.md").is_file()
+    result = make(project, "clean")
+    assert result.returncode == 0, result.stderr
+    left = sorted(p.name for p in (project / "docs").iterdir() if p.name != ".catalog-docs-manifest.json")
+    assert left == ["about.md"]
+    assert not (project / "site").exists()
+
+
+def test_a_busy_port_is_one_line_naming_port(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert "PORT=" in (port_problem("127.0.0.1", port) or "")
+        result = subprocess.run([sys.executable, "-m", "catalog_docs.devtools.portcheck", "127.0.0.1", str(port)],
+                                capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and f"port {port}" in lines[0] and "PORT=" in lines[0], result.stderr
+    assert result.stdout == ""
+
+
+def test_make_serve_stops_on_a_busy_port_before_mkdocs_starts(tmp_path: Path) -> None:
+    project = clone(tmp_path)
+    borrow_venv(project)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        result = make(project, "serve", f"PORT={busy.getsockname()[1]}")
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr and "mkdocs serve" not in result.stdout
+    assert "PORT=" in result.stderr.splitlines()[0]
+
+
+def test_a_free_port_and_a_bad_host() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert port_problem("127.0.0.1", port) is None
+    assert "HOST=" in (port_problem("no-such-host.invalid", port) or "")

@@ -1,0 +1,86 @@
+"""The `catalog-html` fence: data tables reach the builders as fenced blocks that Python-Markdown stashes
+without running its HTML parser over them (catalog_docs.site.fences). The output must be the HTML the template
+wrote, whatever the block holds; every table of every page must go this way, or the build slows down
+again at scale without any test noticing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import markdown
+import pytest
+from mkdocs.config import load_config
+
+from catalog_docs.site.fences import FENCE, html_block
+from catalog_docs.site.render import render_pages
+from catalog_docs.catalog.validate import load_catalog
+from fixture_facts import FIXTURE_CATALOG
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """mkdocs.yml as mkdocs loads it (docs_dir pointed at an empty folder: no render needed)."""
+    return load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(tmp_path_factory.mktemp("docs")))
+
+
+@pytest.fixture(scope="module")
+def site_markdown(config: Any) -> markdown.Markdown:
+    """Python-Markdown with the extensions and settings mkdocs.yml gives it."""
+    return markdown.Markdown(extensions=config["markdown_extensions"], extension_configs=config["mdx_configs"])
+
+
+def _convert(md: markdown.Markdown, text: str) -> str:
+    md.reset()
+    return md.convert(text)
+
+
+TABLE = ('<div class="x" data-search-exclude>\n<table>\n<caption>A *caption* with `code` and [a](b.md)</caption>\n'
+         '<tbody>\n<tr><th scope="row"><a href="../y/">Y</a></th><td><span class="lock lock-close">close</span></td></tr>\n'
+         "</tbody>\n</table>\n</div>")
+
+
+def test_the_fence_is_declared_in_mkdocs_yml_with_our_format_function(config: Any) -> None:
+    fences = config["mdx_configs"]["pymdownx.superfences"]["custom_fences"]
+    ours = [f for f in fences if f["name"] == FENCE]
+    assert len(ours) == 1
+    assert ours[0]["format"].__module__ == "catalog_docs.site.fences"
+
+
+def test_a_fenced_block_comes_out_as_written(site_markdown: markdown.Markdown) -> None:
+    html = _convert(site_markdown, f"# Title\n\n{html_block(TABLE)}\nAfter *it*.\n")
+    assert TABLE.replace("`", "&#96;") in html  # no Markdown ran inside: asterisks, backticks, .md link stay
+    assert "<p>After <em>it</em>.</p>" in html
+    assert "<pre" not in html and "catalog-html" not in html
+
+
+def test_it_gives_the_same_page_as_the_raw_html_block(site_markdown: markdown.Markdown) -> None:
+    plain = TABLE.replace("`code`", "code")  # the one difference: the fence writes a backtick as &#96;
+    fenced = _convert(site_markdown, f"Before.\n\n{html_block(plain)}\nAfter.\n")
+    raw = _convert(site_markdown, f"Before.\n\n{plain}\n\nAfter.\n")
+    assert fenced.split() == raw.split()
+
+
+@pytest.mark.parametrize("closer", ["```", "````", "   ```", "```catalog-html"])
+def test_a_line_of_backticks_inside_cannot_close_the_fence(site_markdown: markdown.Markdown, closer: str) -> None:
+    block = f"<table>\n<tr><td>one</td></tr>\n{closer}\n<tr><td>*two*</td></tr>\n</table>"
+    html = _convert(site_markdown, f"{html_block(block)}\nAfter.\n")
+    assert "<tr><td>*two*</td></tr>\n</table>" in html  # still inside the block: no emphasis, no code block
+    assert closer.replace("`", "&#96;") in html
+    assert "<pre" not in html and "<code" not in html
+
+
+def test_every_table_of_every_page_is_fenced() -> None:
+    pages = render_pages(load_catalog(FIXTURE_CATALOG))
+    fence = re.compile(rf"^```{FENCE}\n.*?^```$", re.MULTILINE | re.DOTALL)
+    tables = 0
+    for name, text in pages.items():
+        if not name.endswith(".md"):
+            continue
+        outside = fence.sub("", text)
+        assert "<table" not in outside, f"{name}: a table outside a {FENCE} fence"
+        tables += text.count("<table")
+    assert tables > 50  # the fixture site has tables on every page type

@@ -1,0 +1,47 @@
+"""Every built page is valid HTML by the Nu Html Checker (vnu-jar from tools/lighthouse, Debian's Java).
+
+One checker process reads the whole site (starting Java per page would cost seconds each). A page the
+checker must refuse goes into the same run, so a checker that silently checks nothing fails the test.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+VNU = ROOT / "tools" / "lighthouse" / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+pytestmark = pytest.mark.site
+
+INVALID_PAGE = """<!doctype html>
+<html lang="en"><head><title>canary</title></head>
+<body><input type="checkbox" id="canary" autocomplete="off"></body></html>
+"""
+
+
+def _vnu_errors(paths: list[Path]) -> list[dict]:
+    java = shutil.which("java")
+    assert java, "java is missing: `make tools` installs Debian's default-jre-headless (scripts/ensure-java.sh)"
+    assert VNU.is_file(), f"{VNU} is missing: run `make tools` (npm ci in tools/lighthouse)"
+    proc = subprocess.run([java, "-jar", str(VNU), "--format", "json", "--skip-non-html", *map(str, paths)],
+                          capture_output=True, text=True, timeout=600)
+    # vnu writes its JSON report on stderr and exits 1 when it found an error
+    report = json.loads(proc.stderr)
+    return [m for m in report["messages"] if m["type"] in ("error", "non-document-error")]
+
+
+def test_every_built_page_is_valid_html(built_site: Path, tmp_path: Path) -> None:
+    pages = sorted(built_site.rglob("*.html"))
+    assert len(pages) > 10
+    canary = tmp_path / "canary.html"
+    canary.write_text(INVALID_PAGE, encoding="utf-8")
+    errors = _vnu_errors([built_site, canary])
+    canary_errors = [e for e in errors if e.get("url", "").endswith("/canary.html")]
+    assert any("autocomplete" in e["message"] for e in canary_errors), "the checker did not report the canary"
+    site_errors = [f"{e.get('url', '?').removeprefix(built_site.as_uri())}:{e.get('lastLine', '?')}: {e['message']}"
+                   for e in errors if e not in canary_errors]
+    assert not site_errors, f"{len(site_errors)} errors:\n" + "\n".join(site_errors[:50])

@@ -1,0 +1,167 @@
+"""The preview loop against a real `mkdocs serve --dirty` (as `make serve` runs it) on a fake catalogue:
+a broken catalogue keeps the last good pages with a banner of its errors on every page (live-reloaded into
+an open tab, and printed in the terminal), no request hangs, and fixing the file removes the banner.
+`mkdocs build` still refuses a broken catalogue."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from browsing import new_visit
+from fake_catalogs import FAKE_SPECS, write_catalog
+from sitebuild import BIN, build, copy_project
+
+BANNER = "#catalog-docs-errors"
+LABEL_FILE = Path("catalog/versions/FAKE-2.0.yaml")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Served:
+    project: Path
+    base: str
+    log: Path
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _get(url: str, timeout: float = 20) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - our own local server
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode("utf-8", "replace")
+
+
+def _fake_project(tmp_path: Path) -> Path:
+    catalog = write_catalog(tmp_path / "fake-catalog", FAKE_SPECS["plans-come-and-go"])
+    return copy_project(tmp_path / "project", catalog=catalog)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    project = _fake_project(tmp_path)
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    with log.open("w", encoding="utf-8") as out:
+        proc = subprocess.Popen([str(BIN / "mkdocs"), "serve", "--dirty", "--no-strict",
+                                 "--dev-addr", f"127.0.0.1:{port}"],
+                                cwd=project, stdout=out, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, log.read_text(encoding="utf-8")
+            try:
+                if _get(base, timeout=5)[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "mkdocs serve did not start:\n" + log.read_text(encoding="utf-8")
+            time.sleep(0.3)
+        yield Served(project=project, base=base, log=log)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _break(project: Path) -> str:
+    """Give the FAKE 2.0 file a wrong lock value; return where it is, as `versions/FAKE-2.0.yaml:L:C: `."""
+    path = project / LABEL_FILE
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if re.match(r"\s+/fakeBeta: unlimited$", line))
+    column = lines[index].index("unlimited") + 1
+    lines[index] = lines[index].replace("unlimited", "unlimitd")
+    path.write_text("".join(lines), encoding="utf-8")
+    return f"versions/FAKE-2.0.yaml:{index + 1}:{column}: "
+
+
+@pytest.mark.browser
+def test_a_broken_catalogue_shows_a_banner_until_it_is_fixed(chromium: Browser, served: Served) -> None:
+    visit = new_visit(chromium, served.base)
+    page = visit.page
+    # Not visit.open: the live-reload script keeps one request open, so the network never goes idle.
+    response = page.goto(served.base + "versions/FAKE-2.0/", wait_until="load")
+    assert response is not None and response.ok
+    expect(page.locator(BANNER)).to_have_count(0)
+    good = (served.project / LABEL_FILE).read_text(encoding="utf-8")
+
+    where = _break(served.project)
+    # The open tab reloads by itself and shows the error, located.
+    banner = page.locator(BANNER)
+    expect(banner).to_be_visible(timeout=60_000)
+    expect(banner).to_contain_text(where)
+    expect(banner).to_contain_text("'unlimitd'")
+    expect(page.locator("h1")).to_contain_text("FAKE 2.0")  # the last good page is still there
+
+    # Every page carries it, CSS and other files are still served, and nothing waits.
+    for path in ("", "operations/", "compare/", "no-such-page/"):
+        start = time.monotonic()
+        status, text = _get(served.base + path)
+        assert time.monotonic() - start < 10
+        assert status == (404 if path == "no-such-page/" else 200)
+        assert 'id="catalog-docs-errors"' in text and where in text, path
+    assert _get(served.base + "assets/catalog.css")[0] == 200
+    # The terminal shows the same errors.
+    log = served.log.read_text(encoding="utf-8")
+    assert re.search(r"ERROR\s+-\s+\S*" + re.escape(where) + ".*'unlimitd'", log), log
+    assert "A 'dirty' build is being performed" not in log  # mkdocs' stale-navigation warning: nav is fixed
+
+    (served.project / LABEL_FILE).write_text(good, encoding="utf-8")
+    expect(page.locator(BANNER)).to_have_count(0, timeout=60_000)
+    expect(page.locator("h1")).to_contain_text("FAKE 2.0")
+    for path in ("", "operations/"):
+        assert 'id="catalog-docs-errors"' not in _get(served.base + path)[1]
+    visit.context.close()
+    assert not [p for p in visit.problems() if "livereload" not in p], visit.problems()
+
+
+@pytest.mark.site
+def test_mkdocs_build_still_refuses_a_broken_catalogue(tmp_path: Path) -> None:
+    project = _fake_project(tmp_path)
+    where = _break(project)
+    result = build(project)
+    assert result.returncode != 0
+    assert where in result.stdout + result.stderr
+    assert 'id="catalog-docs-errors"' not in result.stdout + result.stderr
+    assert not (project / "site" / "index.html").exists()
+
+
+def test_the_banner_escapes_catalogue_text_and_goes_first_in_body(tmp_path: Path) -> None:
+    from catalog_docs.site import preview
+
+    page = '<!doctype html><html><head><title>t</title></head><body dir="ltr"><p>page</p></body></html>'
+    try:
+        preview.start(command="serve", dirty=True)
+        (tmp_path / "old.html").write_text("x", encoding="utf-8")
+        preview.record(["catalog/listing.yaml:3:9: path: expected a path, found '<script>alert(1)</script>'"],
+                       tmp_path)
+        shown = preview.with_banner(page)
+        assert shown.startswith('<!doctype html><html><head><title>t</title></head><body dir="ltr"><div id="catalog-docs-errors"')
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown and "<script>" not in shown
+        assert not (tmp_path / "old.html").exists()  # changed errors under --dirty: every page is rebuilt
+        preview.record([], tmp_path)
+        assert preview.with_banner(page) == page
+    finally:
+        preview.start(command="build", dirty=False)
+    assert preview.with_banner(page) == page

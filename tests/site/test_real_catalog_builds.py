@@ -1,0 +1,32 @@
+"""The real catalogue still checks and builds: the one site test that reads catalog/, without its data.
+
+Every other site test runs on tests/fixture-catalog/; what the real catalogue says is the business of
+tests/catalog/test_source_facts.py. This only guards that `catalog-docs check` accepts catalog/ and that a strict
+mkdocs build of the project, as `make site` runs it, succeeds with no warning.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sitebuild import BIN, ROOT, build, copy_project
+
+pytestmark = pytest.mark.site
+
+
+def test_check_accepts_the_real_catalogue() -> None:
+    result = subprocess.run([str(BIN / "catalog-docs"), "check"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("catalogue OK:"), result.stdout
+
+
+def test_a_strict_build_of_the_real_catalogue_succeeds(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    result = build(project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    assert (project / "site" / "index.html").is_file() and (project / "site" / "downloads" / "catalog.json").is_file()

@@ -1,0 +1,352 @@
+"""Render safety: catalogue text never becomes markup; a failing render changes nothing; the writer owns
+its output and nothing else.
+
+(a) A copy of the real catalogue with HTML, Markdown and Jinja syntax in every free-text field the schemas
+    allow (service name and summary, area names, not-shown topics and details, plan table titles and value
+    columns) builds strictly, and in the built HTML none of it is live.
+(b) A catalogue with an error stops `catalog-docs render` and `mkdocs build` (its hook) before anything is
+    written: docs/ and site/ stay byte for byte as they were.
+(c) The writer never overwrites or deletes a hand-written file, removes only its own stale files, rewrites
+    only changed files, and a second render writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from catalog_docs.errors import CatalogDocsError
+from catalog_docs.layout import MANIFEST
+from catalog_docs.site.render import render, render_pages
+from catalog_docs.site.write import write_output
+from catalog_docs.catalog.validate import load_catalog
+from fixture_facts import FIXTURE_CATALOG
+from htmltree import Node, parse, table_rows
+from sitebuild import BIN, ROOT, build, copy_project
+
+# --- (a) catalogue text is never live ---------------------------------------------------------------------
+
+
+def payload(tag: str) -> str:
+    """Text that would turn into markup, a link, an image, a script, a template or a table cell if it were
+    not escaped. Every piece carries the tag, so the test knows which field leaked."""
+    return (
+        f'# head-{tag} <script>alert("{tag}")</script> <img src="x" onerror="alert(1)" class="inj-{tag}"> '
+        f'<b class="inj-{tag}">bold-{tag}</b> **strong-{tag}** _em-{tag}_ ~~del-{tag}~~ ==mark-{tag}== '
+        f'[link-{tag}](https://inj.invalid/{tag}) ![img-{tag}](https://inj.invalid/{tag}.png) <https://inj.invalid/> '
+        f'{{{{ "jin" ~ "ja-{tag}" }}}} {{% if true %}}stmt-{tag}{{% endif %}} {{# comment-{tag} #}} '
+        f'| pipe-{tag} | `code-{tag}` &amp; &#60; <!-- hidden-{tag} --> \\*esc-{tag}\\* :material-alert: '
+        f'$math-{tag}$ *[abbr-{tag}]: x {{: .attr-{tag} }}'
+    )
+
+
+def _visible(text: str) -> str:
+    """How a payload reads on the page: as written, white space collapsed."""
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _q(text: str) -> str:
+    return json.dumps(text)  # a JSON string is a valid YAML double-quoted scalar
+
+
+def inject(catalog_dir: Path) -> dict[str, str]:
+    """Put a payload into every free-text field; returns {field tag: payload}."""
+    fields: dict[str, str] = {}
+
+    def put(tag: str, text: str | None = None) -> str:
+        fields[tag] = text if text is not None else payload(tag)
+        return _q(fields[tag])
+
+    service = catalog_dir / "service.yaml"
+    text = service.read_text(encoding="utf-8")
+    text = re.sub(r"^name: .*$", lambda m: "name: " + put("svcname"), text, count=1, flags=re.M)
+    summary = payload("summary").replace(" **strong", "\n\n- list-summary\n\n    indented-summary\n**strong")
+    text = re.sub(r"^summary: >-\n(?:  .*\n)+", lambda m: "summary: " + put("summary", summary) + "\n", text,
+                  count=1, flags=re.M)
+    counter = iter(range(1, 1000))
+    text = re.sub(r"name: [^,{}]+, source", lambda m: f"name: {put(f'area{next(counter)}')}, source", text)
+    service.write_text(text, encoding="utf-8")
+
+    register = catalog_dir / "not-shown.yaml"
+    text = register.read_text(encoding="utf-8")
+    counter = iter(range(1, 1000))
+    text = re.sub(r"^(    (topic|detail)): .*$",
+                  lambda m: f"{m.group(1)}: {put(f'{m.group(2)}{next(counter)}')}", text, flags=re.M)
+    register.write_text(text, encoding="utf-8")
+
+    for i, version in enumerate(sorted((catalog_dir / "versions").glob("*.yaml")), 1):
+        text = version.read_text(encoding="utf-8")
+        new = re.sub(r"plan_table: \{title: [^,]+, value_column: [^,]+, ",
+                     lambda m: f"plan_table: {{title: {put(f'title{i}')}, value_column: {put(f'column{i}')}, ",
+                     text)
+        assert new != text, version
+        version.write_text(new, encoding="utf-8")
+    return fields
+
+
+@pytest.fixture(scope="module")
+def injected_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    catalog_dir = tmp_path_factory.mktemp("injected") / "catalog"
+    shutil.copytree(ROOT / "catalog", catalog_dir)
+    fields = inject(catalog_dir)
+    catalog = load_catalog(catalog_dir)  # the schemas accept every payload
+    assert catalog.service.name == fields["svcname"]
+    project = copy_project(tmp_path_factory.mktemp("injected-project"), catalog=catalog_dir)
+    result = build(project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    return project / "site", fields
+
+
+def _pages(site: Path) -> list[tuple[str, str, Node]]:
+    return [(p.relative_to(site).as_posix(), p.read_text(encoding="utf-8"), parse(p.read_text(encoding="utf-8")))
+            for p in sorted(site.rglob("*.html"))]
+
+
+@pytest.mark.site
+def test_injected_fields_cover_every_free_text_field_of_the_schemas() -> None:
+    # If a schema gains a free-text field, this test asks for it to be injected too.
+    free_text = set()
+    for schema in sorted((ROOT / "catalog" / "schema").glob("*.json")):
+        def walk(node: object, path: str) -> None:
+            if isinstance(node, dict):
+                if node.get("type") == "string" and "pattern" not in node and "enum" not in node:
+                    free_text.add(f"{schema.name}:{path}")
+                for key, value in node.items():
+                    walk(value, f"{path}/{key}" if key not in ("properties", "items") else path)
+        walk(json.loads(schema.read_text(encoding="utf-8")), "")
+    assert free_text == {
+        "not-shown.schema.json:/topic", "not-shown.schema.json:/detail",
+        "service.schema.json:/name", "service.schema.json:/summary", "service.schema.json:/areas/name",
+        "version-label.schema.json:/plan_table/title", "version-label.schema.json:/plan_table/value_column",
+    }
+
+
+@pytest.mark.site
+def test_no_injected_markup_is_live(injected_site: tuple[Path, dict[str, str]]) -> None:
+    site, fields = injected_site
+    leaks = []
+    for rel, raw, doc in _pages(site):
+        if "<!-- hidden-" in raw:
+            leaks.append(f"{rel}: an HTML comment from the catalogue is live")
+        for node in doc.iter():
+            where = f"{rel}: <{node.tag} {node.attrs}>"
+            if any(c.startswith(("inj-", "attr-")) for c in node.classes):
+                leaks.append(f"{where} carries an injected class")
+            if "onerror" in node.attrs:
+                leaks.append(f"{where} has an injected event handler")
+            if any("inj.invalid" in node.attrs.get(a, "") for a in ("href", "src")):
+                leaks.append(f"{where} links to an injected URL")
+            if node.tag == "script" and "alert(" in node.text():
+                leaks.append(f"{where} is an injected script")
+            if node.tag in ("strong", "em", "del", "mark", "code", "b", "abbr", "li", "img", "a"):
+                text = node.text()
+                piece = re.search(r"\b(strong|em|del|mark|code|bold|abbr|list|link|img)-[a-z]+[0-9]*\b", text)
+                # A container of a whole payload (a table cell, a TOC entry) is fine; an element around one
+                # piece of it means the piece became markup.
+                if piece and not any(_visible(v) in text for v in fields.values()):
+                    leaks.append(f"{where} renders injected Markdown: {text[:80]!r}")
+            if re.fullmatch(r"h[1-6]", node.tag) and node.text().startswith("head-"):
+                leaks.append(f"{where} is an injected heading")
+        body = doc.text()
+        if "jinja-" in body:
+            leaks.append(f"{rel}: a Jinja expression from the catalogue was evaluated")
+        if re.search(r"(?<!\})stmt-[a-z]", body):
+            leaks.append(f"{rel}: a Jinja statement from the catalogue was evaluated")
+    assert not leaks, "\n".join(leaks[:40])
+
+
+@pytest.mark.site
+def test_every_table_keeps_its_columns(injected_site: tuple[Path, dict[str, str]]) -> None:
+    site, _ = injected_site
+    tables = 0
+    for rel, _raw, doc in _pages(site):
+        for table in doc.find_all("table"):
+            tables += 1
+            rows = table_rows(table)
+            widths = {len(r) for r in rows}
+            assert len(widths) == 1, f"{rel}: a table has rows of {sorted(widths)} cells (a '|' broke it)"
+    assert tables > 30
+
+
+@pytest.mark.site
+def test_injected_text_shows_literally_where_it_belongs(injected_site: tuple[Path, dict[str, str]]) -> None:
+    site, fields = injected_site
+    pages = {rel: doc for rel, _raw, doc in _pages(site)}
+    home, register = pages["index.html"], pages["not-shown/index.html"]
+
+    def cells(doc: Node) -> list[str]:
+        return [c.text() for t in doc.find_all("table") for r in table_rows(t) for c in r]
+
+    # The service name is the home heading and the page title, exactly as written.
+    assert home.find("h1").text().rstrip("¶") == _visible(fields["svcname"])
+    assert _visible(fields["svcname"]) in home.find("title").text()
+    assert _visible(fields["summary"]) in home.text()
+    for tag, value in fields.items():
+        visible = _visible(value)
+        if tag.startswith("area"):
+            assert visible in cells(home), f"{tag} is not one whole cell of the areas table"
+        elif tag.startswith("topic"):
+            assert visible in [h.text().rstrip("¶") for h in register.find_all("h2")], tag
+        elif tag.startswith("detail"):
+            assert visible in register.text(), tag
+        elif tag.startswith(("title", "column")):
+            assert visible in cells(pages["versions/index.html"]), f"{tag} is not one whole cell"
+    # An operation page shows the operation-wide register items as whole table cells.
+    op_cells = cells(pages["operations/getAccList/index.html"])
+    assert sum(1 for tag, v in fields.items() if tag.startswith("detail") and _visible(v) in op_cells) >= 9
+
+
+# --- (b) a failing render changes nothing ----------------------------------------------------------------
+
+
+def snapshot_tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def built_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    project = copy_project(tmp_path_factory.mktemp("failing-render"))
+    result = build(project)
+    assert result.returncode == 0, result.stderr
+    return project
+
+
+def _break_catalogue(project: Path) -> None:
+    version = project / "catalog" / "versions" / "UPI_N-1.1.0.yaml"
+    text = version.read_text(encoding="utf-8")
+    version.write_text(text.replace("/transactionStatusQuery: close", "/transactionStatusQuery: closed"),
+                       encoding="utf-8")
+    listing = project / "catalog" / "listing.yaml"
+    listing.write_text(listing.read_text(encoding="utf-8").replace("path: /getAccList", "path: /getAccList ?"),
+                       encoding="utf-8")
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("command", ["catalog-docs render", "mkdocs build"])
+def test_a_catalogue_with_errors_leaves_docs_and_site_as_they_were(built_project: Path, tmp_path: Path,
+                                                                   command: str) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(built_project, project)
+    docs_before, site_before = snapshot_tree(project / "docs"), snapshot_tree(project / "site")
+    assert any(k.startswith("operations/") for k in docs_before) and "index.html" in site_before
+    _break_catalogue(project)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if command == "catalog-docs render":
+        result = subprocess.run([str(BIN / "catalog-docs"), "render"], cwd=project, capture_output=True,
+                                text=True, env=env, timeout=120)
+        assert result.returncode == 1
+    else:
+        result = build(project)
+        assert result.returncode != 0
+    # Every error is reported with its place, and the count.
+    assert "versions/UPI_N-1.1.0.yaml:" in result.stderr and "listing.yaml:" in result.stderr, result.stderr
+    assert "2 errors" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert snapshot_tree(project / "docs") == docs_before
+    assert snapshot_tree(project / "site") == site_before
+
+
+# --- (c) the writer owns its output and nothing else -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real_pages() -> dict[str, str]:
+    return render_pages(load_catalog(ROOT / "catalog"))
+
+
+def _stat(root: Path) -> dict[str, tuple[int, int]]:
+    return {p.relative_to(root).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_hand_written_file_at_a_generated_path_is_refused(tmp_path: Path, real_pages: dict[str, str]) -> None:
+    docs = tmp_path / "docs"
+    (docs / "operations").mkdir(parents=True)
+    (docs / "legend.md").write_text("# My own legend\n", encoding="utf-8")
+    with pytest.raises(CatalogDocsError, match=r"refusing to overwrite hand-written files.*legend\.md"):
+        write_output(real_pages, docs)
+    assert snapshot_tree(docs) == {"legend.md": b"# My own legend\n"}, "nothing may be written"
+
+
+@pytest.mark.parametrize("rendered_before", [False, True])
+def test_a_hand_written_page_inside_a_generated_folder_is_refused(tmp_path: Path, real_pages: dict[str, str],
+                                                                  rendered_before: bool) -> None:
+    docs = tmp_path / "docs"
+    if rendered_before:
+        write_output(real_pages, docs)
+    (docs / "operations").mkdir(parents=True, exist_ok=True)
+    (docs / "operations" / "extra.md").write_text("# Extra\n", encoding="utf-8")
+    before = snapshot_tree(docs)
+    with pytest.raises(CatalogDocsError, match=r"operations/extra\.md.*move them out"):
+        write_output(real_pages, docs)
+    assert snapshot_tree(docs) == before, "nothing may be written or removed"
+
+
+def test_hand_written_files_outside_generated_folders_are_kept(tmp_path: Path, real_pages: dict[str, str]) -> None:
+    docs = tmp_path / "docs"
+    (docs / "assets").mkdir(parents=True)
+    mine = {"about.md": b"# About\n", "assets/site.css": b"a {}\n", "operations.md.bak": b"x"}
+    for rel, data in mine.items():
+        (docs / rel).write_bytes(data)
+    write_output(real_pages, docs)
+    write_output({}, docs)  # `catalog-docs clean`
+    assert snapshot_tree(docs) == {**mine, MANIFEST: snapshot_tree(docs)[MANIFEST]}
+    assert json.loads((docs / MANIFEST).read_text(encoding="utf-8"))["files"] == []
+
+
+def test_only_its_own_stale_files_are_removed(tmp_path: Path) -> None:
+    catalog_dir = tmp_path / "catalog"
+    shutil.copytree(FIXTURE_CATALOG, catalog_dir)
+    docs = tmp_path / "docs"
+    (docs / "assets").mkdir(parents=True)
+    (docs / "assets" / "mine.js").write_text("//\n", encoding="utf-8")
+    render(load_catalog(catalog_dir), docs)
+    assert (docs / "operations" / "fakeWidgetList.md").is_file()
+    for f in (catalog_dir / "listing.yaml", *sorted((catalog_dir / "versions").glob("*.yaml"))):
+        f.write_text(f.read_text(encoding="utf-8").replace("/fakeWidgetList", "/fakeWidgetListRenamed"), encoding="utf-8")
+    result = render(load_catalog(catalog_dir), docs)
+    assert result.removed == ("operations/fakeWidgetList.md",)
+    assert not (docs / "operations" / "fakeWidgetList.md").exists()
+    assert (docs / "operations" / "fakeWidgetListRenamed.md").is_file()
+    assert (docs / "assets" / "mine.js").read_text(encoding="utf-8") == "//\n"
+
+
+def test_a_second_render_writes_nothing(tmp_path: Path) -> None:
+    catalog = load_catalog(ROOT / "catalog")
+    docs = tmp_path / "docs"
+    first = render(catalog, docs)
+    assert len(first.written) == len(render_pages(catalog)) and first.unchanged == 0
+    before = _stat(docs)
+    second = render(catalog, docs)
+    assert second.written == () and second.removed == () and second.unchanged == len(first.written)
+    assert _stat(docs) == before, "no file (the manifest included) may be touched"
+    assert not [p for p in docs.iterdir() if p.is_dir() and p.name.startswith(".catalog-docs-")], "no staging folder left"
+
+
+def test_only_changed_files_are_rewritten(tmp_path: Path) -> None:
+    catalog_dir = tmp_path / "catalog"
+    shutil.copytree(ROOT / "catalog", catalog_dir)
+    docs = tmp_path / "docs"
+    old_pages = render_pages(load_catalog(catalog_dir))
+    render(load_catalog(catalog_dir), docs)
+    before = _stat(docs)
+    version = catalog_dir / "versions" / "UPI_N-1.1.0.yaml"
+    version.write_text(version.read_text(encoding="utf-8").replace("/transactionStatusQuery: close",
+                                                                   "/transactionStatusQuery: unlimited"),
+                       encoding="utf-8")
+    new_pages = render_pages(load_catalog(catalog_dir))
+    result = render(load_catalog(catalog_dir), docs)
+    differing = {rel for rel in new_pages if new_pages[rel] != old_pages[rel]}
+    assert "operations/transactionStatusQuery.md" in differing and "operations/getAccList.md" not in differing
+    assert set(result.written) == differing
+    after = _stat(docs)
+    for rel in new_pages:
+        assert (after[rel] == before[rel]) == (rel not in differing), rel
+        assert (docs / rel).read_text(encoding="utf-8") == new_pages[rel]
