@@ -19,13 +19,29 @@ _TABLE[ord("\r")] = " "
 _TABLE[ord("\t")] = " "
 
 
+_ESCAPED: dict[str, Markup] = {}
+_ESCAPED_MAX = 1 << 17
+
+
 def md_escape(text: object) -> Markup:
-    """Escape catalogue text for Markdown, tables, raw HTML and attribute values alike."""
-    return Markup(str(text).translate(_TABLE))
+    """Escape catalogue text for Markdown, tables, raw HTML and attribute values alike.
+
+    The same few thousand texts (labels, plan entries, paths) are escaped on every page of a large site, and
+    building a Markup costs more than translating the text: each distinct text is escaped once (the memo is
+    emptied when it grows past a bound, so memory stays flat)."""
+    key = str(text)
+    escaped = _ESCAPED.get(key)
+    if escaped is None:
+        if len(_ESCAPED) >= _ESCAPED_MAX:
+            _ESCAPED.clear()
+        escaped = _ESCAPED[key] = Markup(key.translate(_TABLE))
+    return escaped
 
 
 def finalize(value: object) -> object:
     """Jinja `finalize` hook: every `{{ value }}` is escaped unless a template built it as markup."""
+    if type(value) is str:
+        return md_escape(value)
     if isinstance(value, Markup) or hasattr(value, "__html__"):
         return value
     if isinstance(value, (int, float)) and not isinstance(value, bool):
