@@ -165,3 +165,49 @@ def test_the_banner_escapes_catalogue_text_and_goes_first_in_body(tmp_path: Path
     finally:
         preview.start(command="build", dirty=False)
     assert preview.with_banner(page) == page
+
+
+def _set_value(project: Path, key: str, old: str, new: str) -> None:
+    path = project / LABEL_FILE
+    text = path.read_text(encoding="utf-8")
+    line = re.search(rf"^(\s+){re.escape(key)}: {old}$", text, flags=re.M)
+    assert line is not None, text
+    path.write_text(text[:line.start()] + f"{line.group(1)}{key}: {new}" + text[line.end():], encoding="utf-8")
+
+
+@pytest.mark.browser
+def test_one_save_rebuilds_once_and_reloads_the_open_page_once(chromium: Browser, served: Served) -> None:
+    """The render writes pages into docs/, which the server also watches: those writes must not start a
+    second rebuild (and a second reload, which loses the reader's scroll position)."""
+    visit = new_visit(chromium, served.base)
+    page = visit.page
+    # Every document load of this tab counts itself (an init script runs before each page's own scripts).
+    page.add_init_script("sessionStorage.loads = String(Number(sessionStorage.loads || 0) + 1)")
+    response = page.goto(served.base + "operations/fakeBeta/", wait_until="load")
+    assert response is not None and response.ok
+    page.wait_for_timeout(1500)  # the first build's own file events, if any, have settled
+    assert page.evaluate("sessionStorage.loads") == "1"
+    before = served.log.read_text(encoding="utf-8")
+
+    _set_value(served.project, "/fakeBeta", "unlimited", "close")
+    expect(page.locator("body")).to_contain_text("changed from unlimited", timeout=60_000)
+    page.wait_for_timeout(4000)  # long enough for a second rebuild to start and finish, were there one
+    log = served.log.read_text(encoding="utf-8")[len(before):]
+    assert log.count("Detected file changes") == 1, log
+    assert log.count("Reloading browsers") == 1, log
+    assert "nothing changed since the last render" not in log, log
+    page.wait_for_load_state("load")
+    assert page.evaluate("sessionStorage.loads") == "2"  # the first load, then one reload
+    visit.context.close()
+
+
+@pytest.mark.browser
+def test_a_hand_written_page_in_docs_still_reloads(chromium: Browser, served: Served) -> None:
+    """Only the render's own writes are ignored: a person's edit under docs/ rebuilds as before."""
+    before = served.log.read_text(encoding="utf-8")
+    (served.project / "docs" / "notes.md").write_text("# Fake notes\n\nHand-written.\n", encoding="utf-8")
+    deadline = time.monotonic() + 60
+    while "Reloading browsers" not in served.log.read_text(encoding="utf-8")[len(before):]:
+        assert time.monotonic() < deadline, served.log.read_text(encoding="utf-8")[len(before):]
+        time.sleep(0.3)
+    assert _get(served.base + "notes/")[0] == 200

@@ -27,6 +27,12 @@ def on_startup(command, dirty, **_kwargs) -> None:  # noqa: ANN001 - mkdocs pass
     preview.start(command=command, dirty=dirty)
 
 
+def on_serve(server, config, **_kwargs):  # noqa: ANN001, ANN201 - mkdocs passes its live-reload server
+    """One save, one rebuild: the server stops reacting to the pages the render itself writes."""
+    preview.watch_docs_quietly(server, Path(config.docs_dir))
+    return server
+
+
 def on_pre_build(config, **_kwargs) -> None:  # noqa: ANN001 - mkdocs passes its config object
     """Render before mkdocs collects files; a bad catalogue stops the build before anything is written."""
     catalog_dir = Path(config.config_file_path).parent / "catalog"
@@ -50,6 +56,7 @@ def on_pre_build(config, **_kwargs) -> None:  # noqa: ANN001 - mkdocs passes its
         return
     if preview.serving():
         preview.record([], Path(config.site_dir))
+        preview.rendered(Path(config.docs_dir))
     if result is None:
         log.info("catalog-docs: nothing changed since the last render")
         return

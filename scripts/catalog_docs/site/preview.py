@@ -12,11 +12,15 @@ serving state lives here.
 from __future__ import annotations
 
 import html
+import json
 import logging
+import os
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from catalog_docs.layout import MANIFEST
 
 BANNER_ID = "catalog-docs-errors"
 _BODY = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
@@ -29,6 +33,8 @@ class _Session:
     serving: bool = False
     dirty: bool = False
     errors: tuple[str, ...] = field(default_factory=tuple)
+    roots: frozenset[str] = frozenset()
+    """First path segments of the generated pages in docs/ (see watch_docs_quietly)."""
 
 
 _session = _Session()
@@ -103,3 +109,62 @@ def with_banner(page: str) -> str:
     if match is None:
         return page
     return page[:match.end()] + banner_html(_session.errors) + page[match.end():]
+
+
+def generated_roots(docs_dir: Path) -> frozenset[str]:
+    """The first path segments of every page the last render wrote (`operations`, `index.md`, ...), from
+    its manifest: events under them come from a render, never from a person (the render refuses a
+    hand-written page there)."""
+    try:
+        files = json.loads((docs_dir / MANIFEST).read_text(encoding="utf-8")).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        return frozenset()
+    return frozenset(str(f).split("/", 1)[0] for f in files if isinstance(f, str))
+
+
+def _from_render(path: str, docs: str) -> bool:
+    rel = os.path.relpath(path, docs)
+    first = rel.split(os.sep, 1)[0]
+    return first.startswith(".catalog-docs") or first in _session.roots
+
+
+def watch_docs_quietly(server: object, docs_dir: Path) -> bool:
+    """One save, one rebuild, one reload: the server's own watch of docs/ is replaced by one that ignores
+    what the render writes there. Without it, a catalogue edit rebuilt twice (the edit, then the pages the
+    hook rendered during that rebuild) and the browser reloaded twice, losing its scroll position.
+
+    Hand-written files in docs/ still trigger a rebuild. Needs the MkDocs 1.x live-reload server (mkdocs and
+    ProperDocs share it); with any other server nothing changes and False is returned."""
+    docs = os.path.abspath(docs_dir)
+    try:
+        watched, observer, cond = server._watched_paths, server.observer, server._rebuild_cond  # type: ignore[attr-defined]
+    except AttributeError:
+        return False
+    if docs not in watched:
+        return False
+    import watchdog.events  # the server's own dependency
+
+    _session.roots = generated_roots(Path(docs))
+
+    def callback(event: watchdog.events.FileSystemEvent) -> None:
+        if event.is_directory:
+            return
+        paths = [p for p in (event.src_path, getattr(event, "dest_path", "")) if p]
+        if all(_from_render(os.fsdecode(p), docs) for p in paths):
+            return
+        with cond:
+            server._want_rebuild = True  # type: ignore[attr-defined]
+            cond.notify_all()
+
+    server.unwatch(docs)  # type: ignore[attr-defined]
+    handler = watchdog.events.FileSystemEventHandler()
+    handler.on_any_event = callback  # type: ignore[method-assign]
+    observer.schedule(handler, docs, recursive=True)
+    return True
+
+
+def rendered(docs_dir: Path) -> None:
+    """After each render under serve: a new label or plan entry may add a folder of generated pages."""
+    if _session.serving:
+        _session.roots = generated_roots(docs_dir)
+
