@@ -24,7 +24,7 @@ help: ## List the targets and their settings
 	@echo
 	@echo "Settings (make VAR=value TARGET):"
 	@echo "  HOST=$(HOST)  PORT=$(PORT)  address of make serve (PORT=8001 when 8000 is taken)"
-	@echo "  BUILDER=$(BUILDER)  make site with mkdocs or zensical"
+	@echo "  BUILDER=$(BUILDER)  the engine of make site and make serve: mkdocs, properdocs or zensical"
 	@echo "  PYTHON=$(PYTHON)  the interpreter that creates .venv"
 
 $(BIN)/python:
@@ -54,24 +54,31 @@ check: $(SITE_STAMP) ## Validate the catalogue (catalog-docs check)
 render: $(SITE_STAMP) ## Render the Markdown pages from the catalogue into docs/
 	$(BIN)/catalog-docs render
 
-# The hook renders before every build and reload; under serve a broken catalogue keeps the last good
-# pages and shows its errors on them, so serve does not stop on a failed render first. --dirty rebuilds
-# only the pages the render rewrote; --no-strict because a preview that stops on a warning leaves every
-# request waiting. `make site` stays strict.
-serve: $(SITE_STAMP) ## Render and serve the site on http://HOST:PORT, reloading when catalog/ changes
+# Three engines read mkdocs.yml (README, "Engines"). mkdocs (the default) and ProperDocs render through the
+# hook, which skips the render when nothing changed; under serve a broken catalogue keeps the last good pages
+# and shows its errors on them. Zensical (installed with the test tools) runs no hooks: `catalog-docs render`
+# writes its pages before a build, and `catalog-docs watch` re-renders beside its server. --dirty rebuilds only
+# the pages the render rewrote; --no-strict because a preview that stops on a warning leaves every request
+# waiting. `make site` stays strict.
+ENGINES := mkdocs properdocs zensical
+BUILD_mkdocs = $(BIN)/mkdocs build --strict
+BUILD_properdocs = $(BIN)/properdocs build --strict -f mkdocs.yml
+BUILD_zensical = $(BIN)/zensical build --strict --clean -f mkdocs.yml
+SERVE_mkdocs = $(BIN)/mkdocs serve --dirty --no-strict --dev-addr $(HOST):$(PORT)
+SERVE_properdocs = $(BIN)/properdocs serve -f mkdocs.yml --dirty --no-strict --dev-addr $(HOST):$(PORT)
+SERVE_zensical = $(BIN)/catalog-docs watch -- $(BIN)/zensical serve -f mkdocs.yml --dev-addr $(HOST):$(PORT)
+ENGINE_CHECK = $(if $(filter $(BUILDER),$(ENGINES)),,$(error BUILDER must be one of: $(ENGINES); not '$(BUILDER)'))
+ENGINE_STAMPS = $(SITE_STAMP) $(if $(filter zensical,$(BUILDER)),$(TEST_STAMP))
+
+serve: $(ENGINE_STAMPS) ## Render and serve the site on http://HOST:PORT, reloading when catalog/ changes (BUILDER=mkdocs|properdocs|zensical)
+	$(ENGINE_CHECK)
 	@$(BIN)/python -m catalog_docs.devtools.portcheck $(HOST) $(PORT)
 	@mkdir -p docs
-	$(BIN)/mkdocs serve --dirty --no-strict --dev-addr $(HOST):$(PORT)
+	$(SERVE_$(BUILDER))
 
-# mkdocs renders through its hook (which skips the render when nothing changed since the last one);
-# Zensical (installed with the test tools) reads mkdocs.yml but runs no hooks, so `catalog-docs render`
-# writes its pages first.
-BUILD_mkdocs = $(BIN)/mkdocs build --strict
-BUILD_zensical = $(BIN)/zensical build --strict --clean
-
-site: $(SITE_STAMP) $(if $(filter zensical,$(BUILDER)),$(TEST_STAMP) render) ## Render and build the site strictly into site/ (BUILDER=zensical for Zensical)
-	$(if $(BUILD_$(BUILDER)),,$(error BUILDER must be mkdocs or zensical, not '$(BUILDER)'))
-	@mkdir -p docs  # mkdocs refuses a missing docs_dir before its hook can render into it
+site: $(ENGINE_STAMPS) $(if $(filter zensical,$(BUILDER)),render) ## Render and build the site strictly into site/ (BUILDER=mkdocs|properdocs|zensical)
+	$(ENGINE_CHECK)
+	@mkdir -p docs  # an engine refuses a missing docs_dir before the hook can render into it
 	$(BUILD_$(BUILDER))
 
 bench: $(TEST_STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~7 min; BASELINE=REV compares with a git revision)

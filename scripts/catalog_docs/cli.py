@@ -52,6 +52,14 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_watch(args: argparse.Namespace) -> int:
+    from catalog_docs.site.watch import main_say, watch
+
+    args.out = args.out or out_dir_beside(args.catalog)
+    command = args.command_line[1:] if args.command_line[:1] == ["--"] else args.command_line
+    return watch(args.catalog, args.out, command, say=main_say)
+
+
 def _cmd_clean(args: argparse.Namespace) -> int:
     from catalog_docs.site.write import write_output
 
@@ -159,6 +167,18 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--force", action="store_true",
                         help="render even when the catalogue, schemas and templates are unchanged since the last render")
     render.set_defaults(func=_cmd_render)
+    watch = sub.add_parser(
+        "watch", help="render now and again on every catalogue or template change (for engines without hooks)",
+        usage="catalog-docs watch [--catalog DIR] [--out DIR] [-- COMMAND ...]",
+        description="Render into the docs folder, then again whenever a file under the catalogue folder or the "
+                    "templates changes; while the catalogue has errors, every page shows them at its top. With "
+                    "COMMAND (an engine's server: zensical serve ...), start it and stop watching when it exits. "
+                    "mkdocs and properdocs serve render through the hook instead.", **common)
+    watch.add_argument("--catalog", type=Path, default=None, help=catalog_help)
+    watch.add_argument("--out", type=Path, default=None, help=out_help)
+    watch.add_argument("command_line", nargs=argparse.REMAINDER, metavar="-- COMMAND",
+                       help="the server to run beside the watcher")
+    watch.set_defaults(func=_cmd_watch)
     clean = sub.add_parser(
         "clean", help="remove the generated pages (only files catalog-docs wrote)",
         description="Remove the pages and downloads the last render wrote (listed in its manifest); "

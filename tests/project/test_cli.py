@@ -135,7 +135,7 @@ def test_every_command_has_a_description_and_the_exit_codes() -> None:
     assert "exit codes:" in top and "catalog/" in top
     (group,) = [a for a in parser._actions if isinstance(a, type(parser._subparsers._group_actions[0]))]
     listed = {choice.dest for choice in group._choices_actions}
-    assert listed == set(group.choices) == {"check", "render", "clean", "new-label", "diff", "export", "synth"}
+    assert listed == set(group.choices) == {"check", "render", "watch", "clean", "new-label", "diff", "export", "synth"}
     for name, sub in group.choices.items():
         assert sub.description and len(sub.description) > 40, name
         assert all(choice.help for choice in group._choices_actions), name

@@ -56,11 +56,12 @@ def start(*, command: str, dirty: bool) -> None:
     _session.serving = command == "serve"
     _session.dirty = dirty
     _session.errors = ()
-    build_log = logging.getLogger("mkdocs.commands.build")
-    if _session.serving and dirty:
-        build_log.addFilter(_QUIET_DIRTY)
-    else:
-        build_log.removeFilter(_QUIET_DIRTY)
+    for engine in ("mkdocs", "properdocs"):  # ProperDocs logs under its own name
+        build_log = logging.getLogger(f"{engine}.commands.build")
+        if _session.serving and dirty:
+            build_log.addFilter(_QUIET_DIRTY)
+        else:
+            build_log.removeFilter(_QUIET_DIRTY)
 
 
 def serving() -> bool:

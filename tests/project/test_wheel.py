@@ -1,0 +1,82 @@
+"""The package works however it is installed: a wheel built from the tracked files carries what the package
+reads (templates, the catalogue's and the downloads' JSON Schemas), and a fresh virtual environment with only
+that wheel (its dependencies taken from the project's own environment, offline) runs `check`, `render` and
+`diff` on a catalogue that lies outside any checkout."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import fixture_facts as ff
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    source = tmp_path_factory.mktemp("source")
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout
+    for rel in filter(None, listed.split("\0")):
+        if (ROOT / rel).is_file():
+            (source / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, source / rel)
+    out = tmp_path_factory.mktemp("dist")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                           "--no-index", "-w", str(out), str(source)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    [built] = out.glob("catalog_docs-*.whl")
+    return built
+
+
+def test_the_wheel_carries_what_the_package_reads(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    package = ROOT / "scripts"
+    for pattern in ("catalog_docs/site/templates/*.j2", "catalog_docs/catalog/schemas/*.json",
+                    "catalog_docs/schemas/*.json"):
+        wanted = {p.relative_to(package).as_posix() for p in package.glob(pattern)}
+        assert wanted and wanted <= names, f"{pattern}: missing {sorted(wanted - names)}"
+
+
+def test_an_installed_wheel_checks_renders_and_diffs_a_catalogue_anywhere(wheel: Path, tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=120)
+    py = venv / "bin" / "python"
+    # The dependencies come from the project's environment (no network): a path entry, not a site folder, so
+    # the editable install of this checkout that it also holds is not activated.
+    pure = Path(sysconfig.get_paths()["purelib"])
+    target = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                 capture_output=True, text=True, check=True).stdout.strip())
+    (target / "project-deps.pth").write_text(f"{pure}\n", encoding="utf-8")
+    done = subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(ff.FIXTURE_CATALOG, elsewhere / "catalog")
+    exe = str(venv / "bin" / "catalog-docs")
+    where = subprocess.run([str(py), "-c", "import catalog_docs; print(catalog_docs.__file__)"], cwd=elsewhere,
+                           capture_output=True, text=True, check=True).stdout
+    assert where.startswith(str(venv)), where  # the wheel's copy, not this checkout
+
+    check = subprocess.run([exe, "check"], cwd=elsewhere, capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert f"{ff.LISTING_SIZE} listing entries" in check.stdout
+
+    render = subprocess.run([exe, "render"], cwd=elsewhere, capture_output=True, text=True, timeout=300)
+    assert render.returncode == 0, render.stdout + render.stderr
+    assert (elsewhere / "docs" / "index.md").is_file()
+    assert (elsewhere / "docs" / "downloads" / "catalog.schema.json").is_file()
+
+    first, second = ff.LABELS[0], ff.LABELS[1]
+    diff = subprocess.run([exe, "diff", first, second, "--format", "json"], cwd=elsewhere, capture_output=True,
+                          text=True, timeout=120)
+    assert diff.returncode == 0, diff.stdout + diff.stderr
+    assert '"format": "catalog-docs-diff"' in diff.stdout

@@ -1,0 +1,186 @@
+"""Every engine that reads mkdocs.yml (`make site BUILDER=mkdocs|properdocs|zensical`, and `make serve` with
+each) builds the same site from the same catalogue, and each one's preview re-renders a catalogue edit into the
+open page and shows a broken catalogue's errors there.
+
+The commands are the Makefile's own (read with `make -n`), run in a copy of the project: ProperDocs runs our
+hook as mkdocs does; Zensical runs no hooks, so `catalog-docs render` writes its pages before a build and
+`catalog-docs watch` re-renders beside its server. All build the fixture catalogue (tests/fixture-catalog/).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import fixture_facts as ff
+from htmltree import content, parse_file
+from sitebuild import BIN, ROOT, copy_env, copy_project
+
+pytestmark = pytest.mark.site
+
+OTHER_ENGINES = ["properdocs", "zensical"]
+"""mkdocs builds the shared `built_site`; these are compared with it."""
+
+
+def make_commands(target: str, builder: str, *settings: str) -> list[str]:
+    """The shell lines `make TARGET BUILDER=builder` runs, as the Makefile has them (a dry run)."""
+    # -o: the install stamps count as up to date, so only the target's own lines are printed.
+    stamps = ["-o", ".venv/.installed-site", "-o", ".venv/.installed-test"]
+    out = subprocess.run(["make", "-n", "-s", "--no-print-directory", *stamps, target, f"BUILDER={builder}", *settings],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert lines, f"make -n {target} BUILDER={builder} printed nothing"
+    return lines
+
+
+def _project(root: Path) -> Path:
+    project = copy_project(root, catalog=ff.FIXTURE_CATALOG)
+    (project / ".venv").symlink_to(BIN.parent)  # the Makefile's .venv/bin/...
+    return project
+
+
+@pytest.fixture(scope="module", params=OTHER_ENGINES)
+def engine_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    engine = request.param
+    assert (BIN / engine).exists(), f"{engine} is not installed: `make test` installs it"
+    project = _project(tmp_path_factory.mktemp(engine))
+    for line in make_commands("site", engine):
+        done = subprocess.run(line, shell=True, cwd=project, capture_output=True, text=True,
+                              env=copy_env(project), timeout=600)
+        assert done.returncode == 0, f"{line}\n{done.stdout}{done.stderr}"
+        assert "WARNING" not in done.stdout + done.stderr, f"{line}\n{done.stdout}{done.stderr}"
+    return engine, project / "site"
+
+
+def _pages(site: Path) -> set[str]:
+    return {p.relative_to(site).as_posix() for p in site.rglob("index.html")}
+
+
+def _main_text(page: Path) -> tuple[str, list[str]]:
+    """The page's heading and the text of every table cell, list item and paragraph in its article."""
+    article = content(parse_file(page))
+    h1 = article.find("h1")
+    cells = [" ".join(n.text().split()) for n in article.iter() if n.tag in ("td", "li", "p")]
+    return (" ".join(h1.text().split()) if h1 else ""), cells
+
+
+def test_every_engine_builds_every_page_mkdocs_builds(engine_site: tuple[str, Path], built_site: Path) -> None:
+    _, other_site = engine_site
+    mkdocs_pages = _pages(built_site)
+    # a page per operation, label, plan entry and comparison, and the nine fixed pages
+    assert len(mkdocs_pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 9
+    assert _pages(other_site) >= mkdocs_pages
+    for download in ("catalog.json", "lock-matrix.csv", "openapi.yaml"):
+        assert (other_site / "downloads" / download).read_bytes() == (built_site / "downloads" / download).read_bytes()
+
+
+@pytest.mark.parametrize("page", ["index.html", "operations/fakeWidgetList/index.html", "operations/entry-7/index.html",
+                                  "operations/fake-mandate-holder/index.html", "versions/FAKE-1.0/index.html",
+                                  "plans/PLAN-B/index.html", "compare/FAKE-1.1...FAKE-2.0/index.html",
+                                  "matrix/index.html", "not-shown/index.html"])
+def test_every_engine_builds_the_same_content(engine_site: tuple[str, Path], built_site: Path, page: str) -> None:
+    _, other_site = engine_site
+    heading, cells = _main_text(built_site / page)
+    assert heading and cells
+    assert _main_text(other_site / page) == (heading, cells)
+
+
+@pytest.mark.parametrize("builder", ["mkdocs", "other"])
+def test_the_theme_bundle_is_deferred_by_every_engine(engine_site: tuple[str, Path], built_site: Path,
+                                                       builder: str) -> None:
+    html = ((built_site if builder == "mkdocs" else engine_site[1]) / "index.html").read_text(encoding="utf-8")
+    tags = re.findall(r"<script\b[^>]*\bsrc=[^>]*>", html)
+    bundle = [t for t in tags if "/bundle." in t]
+    assert len(bundle) == 1 and re.search(r"\sdefer\b", bundle[0]), tags
+    assert all(len(re.findall(r"\sdefer\b", t)) <= 1 for t in tags), tags  # never written twice
+
+
+# The preview loop under each engine's `make serve`.
+
+LABEL_FILE = Path("catalog/versions/FAKE-1.1.yaml")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _get(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - our own local server
+            return response.read().decode("utf-8")
+    except (urllib.error.URLError, OSError):
+        return ""
+
+
+def _wait_for(url: str, test, what: str, log: Path, timeout: float = 90) -> str:  # noqa: ANN001
+    deadline = time.monotonic() + timeout
+    while True:
+        text = _get(url)
+        if test(text):
+            return text
+        assert time.monotonic() < deadline, f"{what} did not happen within {timeout} s:\n" + log.read_text()[-4000:]
+        time.sleep(0.3)
+
+
+@pytest.fixture(params=["mkdocs", *OTHER_ENGINES])
+def serving(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Path, str, Path]]:
+    engine, port = request.param, _free_port()
+    project = _project(tmp_path / "project")
+    lines = make_commands("serve", engine, f"PORT={port}", "HOST=127.0.0.1")
+    assert any(engine in line for line in lines), lines
+    log = tmp_path / "serve.log"
+    with log.open("w", encoding="utf-8") as out:
+        for line in lines[:-1]:  # the port check and mkdir
+            subprocess.run(line, shell=True, cwd=project, check=True, env=copy_env(project), stdout=out, stderr=out)
+        proc = subprocess.Popen(shlex.split(lines[-1]), cwd=project, env=copy_env(project), stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        yield project, f"http://127.0.0.1:{port}/", log
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+        subprocess.run(["pkill", "-f", f"127.0.0.1:{port}"], check=False)  # nothing outlives the test
+
+
+def test_every_engine_previews_an_edit_and_a_broken_catalogue(serving: tuple[Path, str, Path]) -> None:
+    project, base, log = serving
+    page = base + "versions/FAKE-1.1/"
+    first = _wait_for(page, lambda t: "FAKE 1.1" in t, "the first page", log)
+    path = project / LABEL_FILE
+    good = path.read_text(encoding="utf-8")
+    value = re.search(r"^(\s+)(/\S+): (close|unlimited)$", good, flags=re.M)
+    assert value is not None
+    other = "unlimited" if value.group(3) == "close" else "close"
+    count = first.count(f"lock-{other}")
+
+    # A valid edit reaches the page.
+    path.write_text(good[:value.start()] + f"{value.group(1)}{value.group(2)}: {other}" + good[value.end():],
+                    encoding="utf-8")
+    _wait_for(page, lambda t: t.count(f"lock-{other}") > count, "the edited value", log)
+
+    # A broken catalogue: the last good page with the error, located, on it.
+    path.write_text(good[:value.start()] + f"{value.group(1)}{value.group(2)}: closd" + good[value.end():],
+                    encoding="utf-8")
+    shown = _wait_for(page, lambda t: 'id="catalog-docs-errors"' in t, "the error banner", log)
+    assert f"{LABEL_FILE.relative_to('catalog')}:" in shown and "closd" in shown
+    assert "FAKE 1.1" in shown
+
+    # Fixed: the banner goes.
+    path.write_text(good, encoding="utf-8")
+    _wait_for(page, lambda t: "FAKE 1.1" in t and 'id="catalog-docs-errors"' not in t, "the banner's removal", log)
