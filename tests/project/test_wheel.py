@@ -5,6 +5,7 @@ that wheel (its dependencies taken from the project's own environment, offline) 
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -56,27 +57,30 @@ def test_an_installed_wheel_checks_renders_and_diffs_a_catalogue_anywhere(wheel:
                                  capture_output=True, text=True, check=True).stdout.strip())
     (target / "project-deps.pth").write_text(f"{pure}\n", encoding="utf-8")
     done = subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, env={k: v for k, v in os.environ.items()
+                                                                             if k != "PYTHONPATH"})
     assert done.returncode == 0, done.stdout + done.stderr
 
+    # Nothing of this checkout on the path (a test run inside a project copy sets PYTHONPATH to its scripts/).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     elsewhere = tmp_path / "elsewhere"
     shutil.copytree(ff.FIXTURE_CATALOG, elsewhere / "catalog")
     exe = str(venv / "bin" / "catalog-docs")
     where = subprocess.run([str(py), "-c", "import catalog_docs; print(catalog_docs.__file__)"], cwd=elsewhere,
-                           capture_output=True, text=True, check=True).stdout
+                           capture_output=True, text=True, check=True, env=env).stdout
     assert where.startswith(str(venv)), where  # the wheel's copy, not this checkout
 
-    check = subprocess.run([exe, "check"], cwd=elsewhere, capture_output=True, text=True, timeout=120)
+    check = subprocess.run([exe, "check"], cwd=elsewhere, capture_output=True, text=True, timeout=120, env=env)
     assert check.returncode == 0, check.stdout + check.stderr
     assert f"{ff.LISTING_SIZE} listing entries" in check.stdout
 
-    render = subprocess.run([exe, "render"], cwd=elsewhere, capture_output=True, text=True, timeout=300)
+    render = subprocess.run([exe, "render"], cwd=elsewhere, capture_output=True, text=True, timeout=300, env=env)
     assert render.returncode == 0, render.stdout + render.stderr
     assert (elsewhere / "docs" / "index.md").is_file()
     assert (elsewhere / "docs" / "downloads" / "catalog.schema.json").is_file()
 
     first, second = ff.LABELS[0], ff.LABELS[1]
     diff = subprocess.run([exe, "diff", first, second, "--format", "json"], cwd=elsewhere, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, env=env)
     assert diff.returncode == 0, diff.stdout + diff.stderr
     assert '"format": "catalog-docs-diff"' in diff.stdout
