@@ -46,3 +46,72 @@
     target.focus();
   }, true);
 })();
+
+/* Phones: a data table wider than the screen becomes a list of cards, one per row: the row's header (the
+   operation, the label...) first, then one line per column, named by its column header ("FAKE 1.0 · PLAN-A",
+   then the value), so no value lies off screen and no row loses its operation name. Only tables that do not
+   fit change; on a wide screen, or once the screen widens, they are plain tables again. The markup stays the
+   table it is (caption, column and row headers): the card layout draws its cells as blocks, which would drop
+   the table from the accessibility tree, so the same table/row/header/cell roles are stated while it applies
+   (the pattern of a responsive accessible table). The column names come from the header cells at run time,
+   not from attributes in the page, which would weigh on every cell of a long table. */
+(function () {
+  var narrow = window.matchMedia("(max-width: 40em)");
+  var ROLES = [["thead, tbody", "rowgroup"], ["tr", "row"], ["th[scope=col]", "columnheader"],
+               ["th[scope=row]", "rowheader"], ["td", "cell"]];
+
+  function columnNames(table) {
+    var head = table.tHead && table.tHead.rows[table.tHead.rows.length - 1];
+    if (!head) return null;
+    var names = [];
+    Array.prototype.forEach.call(head.cells, function (th) {
+      var parts = [];
+      th.childNodes.forEach(function (node) {
+        var text = node.nodeName === "BR" ? "" : node.textContent.replace(/\s+/g, " ").trim();
+        if (text) parts.push(text);
+      });
+      for (var i = 0; i < (th.colSpan || 1); i += 1) names.push(parts.join(" · "));
+    });
+    return names;
+  }
+
+  function plain(table) {
+    if (!table.classList.contains("catalog-cards")) return;
+    table.classList.remove("catalog-cards");
+    table.removeAttribute("role");
+    ROLES.forEach(function (pair) {
+      table.querySelectorAll(pair[0]).forEach(function (el) { el.removeAttribute("role"); });
+    });
+  }
+
+  function cards(table, names) {
+    table.classList.add("catalog-cards");
+    table.setAttribute("role", "table");
+    ROLES.forEach(function (pair) {
+      table.querySelectorAll(pair[0]).forEach(function (el) { el.setAttribute("role", pair[1]); });
+    });
+    Array.prototype.forEach.call(table.tBodies, function (body) {
+      Array.prototype.forEach.call(body.rows, function (row) {
+        var col = 0;
+        Array.prototype.forEach.call(row.cells, function (cell) {
+          if (cell.getAttribute("scope") !== "row" && names[col]) cell.setAttribute("data-col", names[col]);
+          col += cell.colSpan || 1;
+        });
+      });
+    });
+  }
+
+  function layout() {
+    document.querySelectorAll("article table").forEach(function (table) {
+      plain(table);
+      if (!narrow.matches || !table.tHead || !table.tBodies.length) return;
+      var names = columnNames(table);
+      var box = table.closest(".md-typeset__scrollwrap") || table.parentElement;
+      if (names && table.scrollWidth > box.clientWidth + 1) cards(table, names);
+    });
+  }
+
+  if (typeof document$ !== "undefined") document$.subscribe(layout);
+  else document.addEventListener("DOMContentLoaded", layout);
+  narrow.addEventListener("change", layout);
+})();

@@ -1,0 +1,125 @@
+"""Phones: at 390 px every lock value and every *not listed* / *not shown* mark that a page shows lies inside
+the screen, and no page scrolls sideways. Wide data tables become cards (overrides/assets/catalog.js and
+catalog.css) that stay tables for assistive technology; at 1280 px they are plain tables. Every page type of the
+fixture site (three labels, three plan entries), light and dark; screenshots go to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser
+
+import fixture_facts as ff
+from browsing import PAGE_TYPES, SCREENSHOTS, new_visit
+
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+PHONE = {"width": 390, "height": 844}
+WIDE = {"width": 1280, "height": 900}
+PAGES = {**PAGE_TYPES, "versions-index": "versions/", "plans-index": "plans/", "legend": "legend/"}
+SCHEMES = ["light", "dark"]
+
+# Every shown value and mark with its box, the page's scroll width, and the tables drawn as cards.
+_MEASURE = """() => {
+  const marks = [...document.querySelectorAll(
+      'article :is(td.lock, td.not-listed, span.lock, span.not-listed, .not-shown)')]
+    .filter(el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden');
+  const out = marks.map(el => {
+    const box = el.getBoundingClientRect();
+    return {text: el.textContent.trim().slice(0, 40), left: box.left, right: box.right};
+  });
+  return {
+    width: innerWidth, scrollWidth: document.scrollingElement.scrollWidth, marks: out,
+    cards: document.querySelectorAll('article table.catalog-cards').length,
+    tables: document.querySelectorAll('article table').length,
+  };
+}"""
+
+
+def test_the_fixture_is_wide_enough_to_matter() -> None:
+    assert len(ff.LABELS) >= 3 and len(ff.PLAN_NAMES) >= 3
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("page_type", sorted(PAGES))
+def test_every_value_is_on_screen_at_390_px(chromium: Browser, site_url: str, page_type: str, scheme: str) -> None:
+    phone = new_visit(chromium, site_url, viewport=PHONE, is_mobile=True, has_touch=True,
+                      color_scheme="dark" if scheme == "dark" else "light")
+    wide = new_visit(chromium, site_url, viewport=WIDE)
+    try:
+        narrow = phone.open(PAGES[page_type]).evaluate(_MEASURE)
+        phone.page.screenshot(path=SCREENSHOTS / f"phone-{page_type}-{scheme}.png", full_page=True)
+        broad = wide.open(PAGES[page_type]).evaluate(_MEASURE)
+
+        off = [m for m in narrow["marks"] if m["left"] < -0.5 or m["right"] > narrow["width"] + 0.5]
+        assert not off, f"{len(off)} of {len(narrow['marks'])} values lie off the screen: {off[:5]}"
+        assert narrow["scrollWidth"] <= narrow["width"], f"the page scrolls sideways: {narrow['scrollWidth']} px"
+        # Nothing is lost on the way: the phone shows every value the wide page shows, with the same text.
+        assert sorted(m["text"] for m in narrow["marks"]) == sorted(m["text"] for m in broad["marks"])
+        assert broad["cards"] == 0 and broad["scrollWidth"] <= broad["width"]
+        assert not phone.problems() and not wide.problems(), phone.problems() + wide.problems()
+    finally:
+        phone.context.close()
+        wide.context.close()
+
+
+def _ax_roles(visit) -> set[str]:  # noqa: ANN001
+    session = visit.context.new_cdp_session(visit.page)
+    nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    return {n["role"]["value"] for n in nodes if not n.get("ignored") and "role" in n}
+
+
+@pytest.mark.parametrize("page_type", ["operations-index", "matrix", "version", "plan"])
+def test_cards_stay_a_table_for_screen_readers(chromium: Browser, site_url: str, page_type: str) -> None:
+    """Chromium's own accessibility tree (not the DOM) still holds a table with row and column headers."""
+    visit = new_visit(chromium, site_url, viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = visit.open(PAGES[page_type])
+        assert page.locator("article table.catalog-cards").count() >= 1, "no table became cards at 390 px"
+        roles = _ax_roles(visit)
+        assert {"table", "row", "rowheader", "columnheader"} <= roles, roles
+        assert roles & {"cell", "gridcell"}, roles
+        caption = page.locator("article table.catalog-cards caption").first
+        assert caption.is_visible()
+    finally:
+        visit.context.close()
+
+
+def test_cards_turn_back_into_a_table_when_the_screen_widens(chromium: Browser, site_url: str) -> None:
+    visit = new_visit(chromium, site_url, viewport=PHONE)
+    try:
+        page = visit.open(PAGES["matrix"])
+        assert page.locator("article table.catalog-cards").count() == 1
+        assert page.locator("article table.catalog-cards [data-col]").count() > 0
+        page.set_viewport_size(WIDE)
+        page.wait_for_function("!document.querySelector('article table.catalog-cards')")
+        assert page.locator("article table[role]").count() == 0
+        assert page.evaluate("getComputedStyle(document.querySelector('article table')).display") == "table"
+    finally:
+        visit.context.close()
+
+
+def test_a_card_names_each_value_by_its_label_and_plan_entry(chromium: Browser, site_url: str) -> None:
+    visit = new_visit(chromium, site_url, viewport=PHONE)
+    try:
+        page = visit.open(PAGES["matrix"])
+        first = page.locator("article table.catalog-cards tbody tr").first
+        names = first.locator("td.lock, td.not-listed").evaluate_all("cells => cells.map(c => c.dataset.col)")
+        assert names == [f"{label} · {plan}" for label, plan in ff.columns()]
+        label = first.locator("td.lock").first.evaluate("c => getComputedStyle(c, '::before').content")
+        assert " · " in label  # the column name is drawn before the value
+    finally:
+        visit.context.close()
+
+
+def test_links_in_content_keep_an_underscore_visible(chromium: Browser, site_url: str) -> None:
+    """The underline sits below the descenders, clear of an underscore (UPI_N would read as UPI N)."""
+    visit = new_visit(chromium, site_url, viewport=WIDE)
+    try:
+        page = visit.open(PAGES["home"])
+        style = page.locator("article a:not(.headerlink)").first.evaluate(
+            "a => { const s = getComputedStyle(a); return [parseFloat(s.textUnderlineOffset), parseFloat(s.fontSize)] }")
+        offset, size = style
+        assert offset >= 0.25 * size, style
+    finally:
+        visit.context.close()
