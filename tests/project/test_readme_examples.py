@@ -115,6 +115,13 @@ def test_the_readme_examples_run_as_written(tmp_path: Path) -> None:
     for e in runnable:
         for out in _outputs(e.command):
             assert (project / out).is_file() and (project / out).stat().st_size > 0, f"README.md:{e.line}: {out} is empty"
+    # The examples leave nothing behind in the working tree but what they are about: catalogue edits (new-label)
+    # and git-ignored output (docs/, site/, .venv). A file written into the project root would show up in
+    # every `git status` of a reader who tried them.
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=project,
+                            capture_output=True, text=True, check=True).stdout.splitlines()
+    stray = [line for line in status if not line[3:].startswith("catalog/") and line[3:] != ".venv"]  # ours: a link
+    assert not stray, f"the README examples left these files in the project: {stray}"
 
 
 @pytest.mark.parametrize("command", ["catalog-docs check", "definitely-not-a-command --help"])
