@@ -25,6 +25,7 @@ that records a wrong or unhelpful message is a bug in the loader, not in the gol
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -105,3 +106,19 @@ def test_golden(case: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cap
     assert code == 1
     assert "Traceback" not in out.err
     assert out.err == expected_file.read_text(encoding="utf-8")
+
+
+def test_no_error_expects_what_it_found() -> None:
+    """Every message of every golden case names what was expected and what was found, and the two never read the
+    same ("expected 'not-shown' exactly when the path is null, found 'not-shown'" told the reader nothing)."""
+    same = []
+    for expected in sorted(GOLDEN.glob("*/expected.txt")):
+        for line in expected.read_text(encoding="utf-8").splitlines():
+            if ": expected " not in line or ", found " not in line:
+                continue
+            wanted, _, found = line.split(": expected ", 1)[1].partition(", found ")
+            found = re.sub(r" \(.*\)$", "", found)
+            # The same text, or a found value that the expected part itself names as what it wants.
+            if wanted.strip(" '\"") == found.strip(" '\"") or (re.fullmatch(r"'[^']*'", found) and found in wanted):
+                same.append(f"{expected.parent.name}: {line}")
+    assert not same, "\n".join(same)

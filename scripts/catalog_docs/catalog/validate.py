@@ -417,10 +417,14 @@ def _listing_rules(f: _File, area_ids: set[str] | None, register: dict[str, dict
             if where != token:
                 yield _p(f, e["version_marker"], ["entries", i, "version_marker"],
                          f"the path to {at} with the segment {token!r}", f"the path {path!r}")
-        if (path is None) != (at == "not-shown"):
-            yield _p(f, e["version_marker"], ["entries", i, "version_marker", "at"],
-                     "'not-shown' exactly when the path is null", f"{at!r}",
+        if path is None and at != "not-shown":
+            yield _p(f, marker["at"], ["entries", i, "version_marker", "at"],
+                     "'not-shown' for an entry whose path is not given", f"{at!r}",
                      "an entry without a path has no marker we can see")
+        elif path is not None and at == "not-shown":
+            yield _p(f, marker["at"], ["entries", i, "version_marker", "at"],
+                     "where the marker sits in the path (none, start or end), since the path is given",
+                     f"'not-shown' beside the path {path!r}", "set at: none, or start or end with its token")
         if area_ids is not None and e["area"].value is not None:
             aid = e["area"].value["id"]
             if aid.value not in area_ids:
@@ -464,6 +468,17 @@ class _Cross:
                     node = _node_at(self.register.root, ["items", i, "entries", j])
                     yield _p(self.register, node, ["items", i, "entries", j],
                              f"the position of a listing entry (1 to {len(entries)})", str(pos))
+            # The register may not say that something is not given while the catalogue gives it: a page would
+            # show both ("/newThing" and "that entry's path is not given").
+            if item["scope"] == "entry" and str(item["id"]).endswith("-path"):
+                for j, pos in enumerate(item.get("entries", [])):
+                    given = next((e["path"] for e in entries if e["position"] == pos and e["path"] is not None), None)
+                    if given is not None:
+                        node = _node_at(self.register.root, ["items", i, "entries", j])
+                        yield _p(self.register, node, ["items", i, "entries", j],
+                                 "only entries whose path is not given (the item says it is not shown)",
+                                 f"entry {pos}, whose path is {given!r} in listing.yaml",
+                                 f"take entry {pos} out of this item, remove the item, or take the path out of the listing")
             if (item["scope"] == "entry") != ("entries" in item):
                 node = _node_at(self.register.root, ["items", i])
                 if "entries" in item:
