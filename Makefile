@@ -63,7 +63,7 @@ render: $(SITE_STAMP) ## Render the Markdown pages from the catalogue into docs/
 ENGINES := mkdocs properdocs zensical
 BUILD_mkdocs = $(BIN)/mkdocs build --strict
 BUILD_properdocs = $(BIN)/properdocs build --strict -f mkdocs.yml
-BUILD_zensical = $(BIN)/zensical build --strict --clean -f mkdocs.yml
+BUILD_zensical = $(BIN)/catalog-docs render --publish && $(BIN)/zensical build --strict --clean -f mkdocs.yml
 SERVE_mkdocs = $(BIN)/mkdocs serve --dirty --no-strict --dev-addr $(HOST):$(PORT)
 SERVE_properdocs = $(BIN)/properdocs serve -f mkdocs.yml --dirty --no-strict --dev-addr $(HOST):$(PORT)
 SERVE_zensical = $(BIN)/catalog-docs watch -- $(BIN)/zensical serve -f mkdocs.yml --dev-addr $(HOST):$(PORT)
@@ -76,7 +76,7 @@ serve: $(ENGINE_STAMPS) ## Render and serve the site on http://HOST:PORT, reload
 	@mkdir -p docs
 	$(SERVE_$(BUILDER))
 
-site: $(ENGINE_STAMPS) $(if $(filter zensical,$(BUILDER)),render) ## Render and build the site strictly into site/ (BUILDER=mkdocs|properdocs|zensical)
+site: $(ENGINE_STAMPS) ## Render and build the site strictly into site/ (BUILDER=mkdocs|properdocs|zensical)
 	$(ENGINE_CHECK)
 	@mkdir -p docs  # an engine refuses a missing docs_dir before the hook can render into it
 	$(BUILD_$(BUILDER))

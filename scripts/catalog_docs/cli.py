@@ -36,6 +36,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     catalog = load_catalog(args.catalog)
     print(catalog.summary())
+    for v in catalog.versions:
+        if v.draft:
+            print(f"draft: version label {v.label!r} (versions/{v.slug}.yaml) is a copy not yet checked against the "
+                  f"source; make serve marks it, make site refuses it until `draft: true` is deleted")
     return 0
 
 
@@ -43,6 +47,10 @@ def _cmd_render(args: argparse.Namespace) -> int:
     from catalog_docs.site.incremental import render_if_changed
 
     args.out = args.out or out_dir_beside(args.catalog)
+    if args.publish:
+        from catalog_docs.catalog.drafts import refuse_drafts
+
+        refuse_drafts(args.catalog)
     result = render_if_changed(args.catalog, args.out, force=args.force)
     if result is None:
         print(f"rendered into {args.out}: nothing changed since the last render (use --force to render anyway)")
@@ -166,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--out", type=Path, default=None, help=out_help)
     render.add_argument("--force", action="store_true",
                         help="render even when the catalogue, schemas and templates are unchanged since the last render")
+    render.add_argument("--publish", action="store_true",
+                        help="refuse draft version labels, as the strict build does (make site with Zensical)")
     render.set_defaults(func=_cmd_render)
     watch = sub.add_parser(
         "watch", help="render now and again on every catalogue or template change (for engines without hooks)",
@@ -257,9 +267,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _is_invalid_catalogue(exc: CatalogDocsError) -> bool:
     """An invalid catalogue exits 1 wherever it is found, the working tree or a git revision (diff --against)."""
+    from catalog_docs.catalog.drafts import DraftRefused
     from catalog_docs.catalog.revision import RevisionCatalogInvalid
 
-    return isinstance(exc, RevisionCatalogInvalid)
+    return isinstance(exc, (RevisionCatalogInvalid, DraftRefused))
 
 
 if __name__ == "__main__":

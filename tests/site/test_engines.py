@@ -158,6 +158,7 @@ def serving(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Pa
         subprocess.run(["pkill", "-f", f"127.0.0.1:{port}"], check=False)  # nothing outlives the test
 
 
+@pytest.mark.serve
 def test_every_engine_previews_an_edit_and_a_broken_catalogue(serving: tuple[Path, str, Path]) -> None:
     project, base, log = serving
     page = base + "versions/FAKE-1.1/"

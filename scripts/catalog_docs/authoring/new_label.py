@@ -109,6 +109,11 @@ def _label_file_text(old_text: str, old_file: Path, old: str, new: str) -> str:
     if value is None:
         raise CatalogDocsError(f"{old_file}: no label: key to change")
     text = old_text[:value.start_mark.index] + _scalar(new) + old_text[value.end_mark.index:]
+    if not any(k.value == "draft" for k, _ in root.value):  # a copy of a draft is a draft already
+        eol = text.index("\n", value.start_mark.index) + 1
+        text = (text[:eol] + f"# A draft until checked: every value below is {old}'s. Check each against what the\n"
+                f"# source states for {new}, then delete the next line; the strict build (make site) refuses drafts.\n"
+                "draft: true\n" + text[eol:])
     lines = text.splitlines(keepends=True)
     head = 0
     while head < len(lines) and lines[head].startswith("#"):

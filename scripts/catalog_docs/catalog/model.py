@@ -93,6 +93,9 @@ class VersionLabel:
     value_column: str
     plan_table_source: str
     plans: tuple[PlanEntry, ...]
+    draft: bool = False
+    """Written by `catalog-docs new-label`: a copy of another label, not yet checked against the source. Shown
+    with a draft mark under `make serve`; the strict build refuses to publish it."""
 
     def plan(self, name: str) -> PlanEntry | None:
         """The plan entry of that name under this label, or None when it is not listed."""

@@ -635,7 +635,8 @@ class _Cross:
             pt = root["plan_table"].plain()
             versions.append(VersionLabel(label=label, slug=label_slug(label), source=root["source"].value,
                                          plan_table=pt["title"], value_column=pt["value_column"],
-                                         plan_table_source=pt["source"], plans=plans))
+                                         plan_table_source=pt["source"], plans=plans,
+                                         draft="draft" in root))
         register = tuple(
             NotShown(id=i["id"], topic=i["topic"], detail=i["detail"], section=i["section"], scope=i["scope"],
                      entries=tuple(i.get("entries", ())))

@@ -17,6 +17,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 from catalog_docs.site import preview
+from catalog_docs.catalog.drafts import find_drafts, refuse_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.site.incremental import render_if_changed
 
@@ -57,6 +58,12 @@ def on_pre_build(config, **_kwargs) -> None:  # noqa: ANN001 - mkdocs passes its
     if preview.serving():
         preview.record([], Path(config.site_dir))
         preview.rendered(Path(config.docs_dir))
+        preview.record_drafts([f"{d.label} ({d.file})" for d in find_drafts(catalog_dir)])
+    elif config.strict:
+        try:
+            refuse_drafts(catalog_dir)
+        except CatalogDocsError as exc:
+            raise PluginError(str(exc)) from None
     if result is None:
         log.info("catalog-docs: nothing changed since the last render")
         return

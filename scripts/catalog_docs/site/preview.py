@@ -23,6 +23,7 @@ from pathlib import Path
 from catalog_docs.layout import MANIFEST
 
 BANNER_ID = "catalog-docs-errors"
+DRAFT_ID = "catalog-docs-drafts"
 _BODY = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
 
 
@@ -33,6 +34,8 @@ class _Session:
     serving: bool = False
     dirty: bool = False
     errors: tuple[str, ...] = field(default_factory=tuple)
+    drafts: tuple[str, ...] = ()
+    """Draft version labels of the last good render, each with its file (marked on every page)."""
     roots: frozenset[str] = frozenset()
     """First path segments of the generated pages in docs/ (see watch_docs_quietly)."""
 
@@ -102,14 +105,30 @@ def banner_html(lines: tuple[str, ...]) -> str:
             f"Fix the file and the page reloads.<ul style=\"margin:.4rem 0 0 1.2rem\">{items}</ul></div>")
 
 
+def record_drafts(labels: list[str]) -> None:
+    """Remember the draft labels the preview shows (none after they are all checked)."""
+    _session.drafts = tuple(labels)
+
+
+def draft_html(labels: tuple[str, ...]) -> str:
+    """The draft mark: which labels on this site are copies not yet checked against the source (escaped)."""
+    items = ", ".join(f"<code>{html.escape(label)}</code>" for label in labels)
+    return (f'<div id="{DRAFT_ID}" role="note" style="background:#fff4d6;color:#3d2c00;border-bottom:3px dashed '
+            f'#7a5a00;padding:.6rem 1rem;font-size:.8rem;line-height:1.5"><strong>Draft:</strong> this preview '
+            f"shows draft version label{'s' if len(labels) > 1 else ''} {items}, copied and not yet checked "
+            f"against the source. Its values are not facts of the source; make site will not publish it.</div>")
+
+
 def with_banner(page: str) -> str:
-    """The page's HTML with the banner first in <body> while the catalogue has errors (else unchanged)."""
-    if not _session.errors:
+    """The page's HTML with the error banner (while the catalogue has errors) and the draft mark (while it holds
+    draft labels) first in <body>; unchanged otherwise."""
+    if not _session.errors and not _session.drafts:
         return page
     match = _BODY.search(page)
     if match is None:
         return page
-    return page[:match.end()] + banner_html(_session.errors) + page[match.end():]
+    top = (banner_html(_session.errors) if _session.errors else "") + (draft_html(_session.drafts) if _session.drafts else "")
+    return page[:match.end()] + top + page[match.end():]
 
 
 def generated_roots(docs_dir: Path) -> frozenset[str]:
