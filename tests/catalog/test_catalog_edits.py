@@ -121,6 +121,11 @@ def add_a_label(project: Path) -> dict[str, list[str]]:
                            env=copy_env(project), capture_output=True, text=True, timeout=120)
     assert added.returncode == 0, added.stdout + added.stderr
     assert new in (project / "catalog" / "service.yaml").read_text(encoding="utf-8")
+    # The label is a draft until checked against the source; once checked, the README says to delete the line.
+    written = next((project / "catalog" / "versions").glob(f"{new.replace(' ', '-')}.yaml"))
+    text = written.read_text(encoding="utf-8")
+    assert "\ndraft: true\n" in text
+    written.write_text(text.replace("\ndraft: true\n", "\n", 1), encoding="utf-8")
     return {
         "tests/catalog/test_source_facts.py::test_version_labels_and_their_plan_entries":
             [f"the catalogue lists version label {new}, which the source does not show (§9)"],
