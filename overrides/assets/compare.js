@@ -65,7 +65,7 @@
 
   function change(kind, from, to, extra) {
     return { kind: kind, from: from, to: to, basis: (extra && extra.basis) || null,
-             seen_under: (extra && extra.seen_under) || [], fields: [] };
+             seen_under: (extra && extra.seen_under) || [], fields: [], values: {} };
   }
 
   function compareValues(entries, before, after, a, b, changes, unchanged) {
@@ -115,7 +115,7 @@
     var byKind = {};
     KINDS.forEach(function (k) { byKind[k] = 0; });
     changes.forEach(function (c) { byKind[c.kind] += 1; });
-    return { format: "catalog-docs-diff", format_version: "1.2", mode: mode, from: a, to: b,
+    return { format: "catalog-docs-diff", format_version: "1.3", mode: mode, from: a, to: b,
              counts: { differences: changes.length, unchanged: unchanged.length, by_kind: byKind },
              changes: changes, unchanged: unchanged };
   }

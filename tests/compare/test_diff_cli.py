@@ -411,10 +411,14 @@ def test_against_a_plan_entry_whose_source_changed_or_that_moved(capsys: pytest.
     assert len(data["unchanged"]) == 4 * 7  # every value still compared, by plan entry name
     assert text.startswith("HEAD -> working tree: 3 differences\n")
     assert "  Plan entries changed  " in text and "Plan entry changed " not in text
-    assert "FAKE 1.0 · plan entry PLAN A\n  Plan entry PLAN A under FAKE 1.0: source changed.\n" in text
-    assert "  Plan entry PLAN C under FAKE 3.0: moved in the order of plan entries.\n" in text
+    # Every format gives each changed field's value on both sides (its place among the plan entries from 1).
+    assert [c["values"] for c in data["changes"]] == [{"source": {"from": "§8", "to": "§8 rule 2"}},
+                                                       {"order": {"from": 2, "to": 1}}, {"order": {"from": 1, "to": 2}}]
+    assert "FAKE 1.0 · plan entry PLAN A\n  Plan entry PLAN A under FAKE 1.0: source §8 -> §8 rule 2.\n" in text
+    assert "  Plan entry PLAN C under FAKE 3.0: place among plan entries 1 -> 2.\n" in text
     assert "| Plan entries changed | 3 |" in md
-    assert "#### `FAKE 3.0` · plan entry `PLAN A`\n\n- Plan entry `PLAN A` under `FAKE 3.0`: moved in the order" in md
+    assert ("#### `FAKE 3.0` · plan entry `PLAN A`\n\n- Plan entry `PLAN A` under `FAKE 3.0`: place among plan "
+            "entries 2 → 1.") in md
 
 
 def test_against_the_service_and_its_areas(capsys: pytest.CaptureFixture[str], repo: Path,
@@ -449,21 +453,28 @@ def test_against_the_service_and_its_areas(capsys: pytest.CaptureFixture[str], r
     for row in ("Service changed  ", "Area added  ", "Area removed  ", "Areas changed  "):
         assert f"  {row}" in summary
     assert "Areas added" not in summary and "Area changed " not in summary
+    assert [c["values"] for c in data["changes"]] == [
+        {"name": {"from": "Fake Service", "to": "Faux *Service* <b>"},
+         "summary": {"from": "A fake service for tests.", "to": "Another fake summary."},
+         "lock_values_source": {"from": "§8", "to": "§8 rule 2"}},
+        {}, {"order": {"from": 2, "to": 1}},
+        {"order": {"from": 1, "to": 2}, "name": {"from": "Fake area", "to": "Fake area, renamed"}}, {}]
     assert ("\nService and areas\n"
-            "  Service Faux *Service* <b>: name Fake Service -> Faux *Service* <b>; summary changed; "
-            "lock values source changed.\n"
+            "  Service Faux *Service* <b>: name Fake Service -> Faux *Service* <b>; summary A fake service for "
+            "tests. -> Another fake summary.; lock values source §8 -> §8 rule 2.\n"
             "  Area fake-gone removed.\n"
-            "  Area fake-second: moved in the order of areas.\n"
-            "  Area fake-area: moved in the order of areas; name changed.\n"
+            "  Area fake-second: place among areas 2 -> 1.\n"
+            "  Area fake-area: place among areas 1 -> 2; name Fake area -> Fake area, renamed.\n"
             "  Area fake-new added.\n") in text
     # Markdown: counted in the summary table; the service's name escaped as all catalogue text is.
     for row in ("| Service changed | 1 |", "| Area added | 1 |", "| Area removed | 1 |", "| Areas changed | 2 |"):
         assert row in md
     assert md.index("| Areas changed | 2 |") < md.index("#### Service and areas")
     assert ("- Service Faux &#42;Service&#42; &#60;b&#62;: name `Fake Service` → Faux &#42;Service&#42; "
-            "&#60;b&#62;; summary changed; lock values source changed.") in md
+            "&#60;b&#62;; summary `A fake service for tests.` → `Another fake summary.`; lock values source `§8` → "
+            "`§8 rule 2`.") in md
     assert "*Service*" not in md and "<b>" not in md
-    assert "- Area `fake-area`: moved in the order of areas; name changed." in md
+    assert "- Area `fake-area`: place among areas 1 → 2; name `Fake area` → Fake area, renamed." in md
 
 
 def test_against_an_edit_that_changes_nothing_has_no_such_record(capsys: pytest.CaptureFixture[str], repo: Path,
@@ -489,7 +500,7 @@ def test_against_an_edit_that_changes_nothing_has_no_such_record(capsys: pytest.
     for word in ("plan-changed", "service-changed", "area-changed"):
         assert data["counts"]["by_kind"][word] == 0
     for text_or_md in (text, md):
-        assert "moved in the order" not in text_or_md and "Service changed" not in text_or_md
+        assert "place among" not in text_or_md and "Service changed" not in text_or_md
         assert "Area fake-new added." in text_or_md.replace("`", "")
 
 
@@ -500,9 +511,31 @@ def test_against_the_plan_entries_the_service_declares(capsys: pytest.CaptureFix
     edit_yaml(service, lambda d: d.update(plan_entries=list(reversed(d["plan_entries"]))))
     data, text, md = against_head(capsys, repo, monkeypatch)
     assert [(c["kind"], c["fields"]) for c in data["changes"]] == [("service-changed", ["plan_entry_order"])]
-    assert "plan entries moved in the order of plan columns." in text and "| Service changed | 1 |" in md
+    assert data["changes"][0]["values"] == {"plan_entry_order": {"from": ["PLAN A", "PLAN B", "PLAN C"],
+                                                                 "to": ["PLAN C", "PLAN B", "PLAN A"]}}
+    assert ("order of the plan entry names [PLAN A, PLAN B, PLAN C] -> [PLAN C, PLAN B, PLAN A]." in text
+            and "| Service changed | 1 |" in md)
     git(repo, "commit", "-q", "-am", "plan columns reversed")
     edit_yaml(service, lambda d: d["plan_entries"].append("PLAN Z"))
     data, text, md = against_head(capsys, repo, monkeypatch)
     assert [(c["kind"], c["fields"]) for c in data["changes"]] == [("service-changed", ["plan_entries"])]
-    assert "plan entry names added or removed." in text
+    assert "plan entry names [PLAN C, PLAN B, PLAN A] -> [PLAN C, PLAN B, PLAN A, PLAN Z]." in text
+
+
+def test_against_statements_about_the_whole_catalogue_are_true(capsys: pytest.CaptureFixture[str], repo: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # FAKE 1.0 removed: its plan entries are still listed under later labels, and the diff says where.
+    catalog = repo / "catalog"
+    edit_yaml(catalog / "service.yaml", lambda d: d["version_labels"].remove("FAKE 1.0"))
+    (catalog / "versions" / "FAKE-1.0.yaml").unlink()
+    # PLAN B newly listed under FAKE 2.0: the same label on both sides, so the earlier side is named by revision.
+    edit_yaml(catalog / "versions" / "FAKE-2.0.yaml", lambda d: d["plans"].update(
+        {"PLAN B": {"source": "§8", "values": dict.fromkeys(d["plans"]["PLAN A"]["values"], "close")}}))
+    data, text, md = against_head(capsys, repo, monkeypatch)
+    removed = {c["from"]["plan"]: c["seen_under"] for c in data["changes"] if c["kind"] == "plan-removed"}
+    assert removed == {"PLAN A": ["FAKE 2.0", "FAKE 3.0"], "PLAN B": ["FAKE 2.0", "FAKE 3.0"]}
+    for out in (text, md):
+        assert "No label lists it any more" not in out
+    assert "Its values can still be seen under FAKE 2.0, FAKE 3.0." in text
+    assert "Plan entry PLAN B listed under FAKE 2.0 (not listed under it at HEAD)." in text
+    assert "(not listed under FAKE 2.0)" not in text

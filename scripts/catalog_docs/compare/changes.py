@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.catalog.model import Catalog, ListingEntry, PlanEntry, VersionLabel
+from catalog_docs.catalog.model import Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
 
 ChangeKind = Literal[
     "value-changed",
@@ -78,6 +78,25 @@ NOWHERE = Place()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FieldChange:
+    """One changed field of a record, with its value before and after: text, a number (a position, or a
+    place in an order, from 1), a list (plan entry names, not-shown ids, entry positions), a version marker
+    as {at, token}, or None where that side has none."""
+
+    field: str
+    before: object
+    after: object
+
+
+def _values(fields: tuple[str, ...], before: dict[str, object], after: dict[str, object]) -> tuple[FieldChange, ...]:
+    return tuple(FieldChange(field=f, before=before[f], after=after[f]) for f in fields)
+
+
+def _order(items: list[str], item: str) -> int | None:
+    return items.index(item) + 1 if item in items else None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Change:
     """One difference, with its place on each side.
 
@@ -94,6 +113,8 @@ class Change:
     basis: Place | None = None
     seen_under: tuple[str, ...] = ()
     fields: tuple[str, ...] = ()
+    values: tuple[FieldChange, ...] = ()
+    """For the `-changed` kinds but value-changed: each field of `fields`, with its value on each side."""
 
     @property
     def label(self) -> str | None:
@@ -370,6 +391,12 @@ def _match_entries(old: Catalog, new: Catalog) -> dict[int, ListingEntry]:
     return matched
 
 
+def _entry_facts(e: ListingEntry) -> dict[str, object]:
+    return {"position": e.position, "path": e.path, "area": e.area.id if e.area is not None else None,
+            "version_marker": {"at": e.version_marker.at, "token": e.version_marker.token},
+            "source": e.source, "not_shown": list(e.not_shown)}
+
+
 def _entry_fields(o: ListingEntry, e: ListingEntry) -> tuple[EntryField, ...]:
     fields: list[EntryField] = []
     if o.position != e.position:
@@ -406,8 +433,13 @@ def _service_changes(old_catalog: Catalog, new_catalog: Catalog) -> list[Change]
         + (("plan_entries",) if set(old_catalog.plan_names) != set(new_catalog.plan_names) else ()) \
         + (("plan_entry_order",) if _moved(list(old_catalog.plan_names), list(new_catalog.plan_names)) else ())
     if fields:
+        def facts(c: Catalog) -> dict[str, object]:
+            s = c.service
+            return {"name": s.name, "summary": s.summary, "source": s.source, "base_url_source": s.base_url_source,
+                    "lock_values_source": s.lock_values_source, "plan_entries": list(c.plan_names),
+                    "plan_entry_order": list(c.plan_names)}
         changes.append(Change(kind="service-changed", before=Place(service=old.name), after=Place(service=new.name),
-                              fields=fields))
+                              fields=fields, values=_values(fields, facts(old_catalog), facts(new_catalog))))
     old_areas = {a.id: a for a in old.areas}
     new_ids = {a.id for a in new.areas}
     moved = _moved([a.id for a in old.areas], [a.id for a in new.areas])
@@ -422,8 +454,12 @@ def _service_changes(old_catalog: Catalog, new_catalog: Catalog) -> list[Change]
         area_fields: tuple[str, ...] = (("order",) if a.id in moved else ()) \
             + tuple(f for f in ("name", "source") if getattr(was, f) != getattr(a, f))
         if area_fields:
+            old_ids, new_ids_order = [x.id for x in old.areas], [x.id for x in new.areas]
             changes.append(Change(kind="area-changed", before=Place(area=was.id), after=Place(area=a.id),
-                                  fields=area_fields))
+                                  fields=area_fields, values=_values(
+                                      area_fields,
+                                      {"order": _order(old_ids, was.id), "name": was.name, "source": was.source},
+                                      {"order": _order(new_ids_order, a.id), "name": a.name, "source": a.source})))
     return changes
 
 
@@ -441,7 +477,7 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
             changes.append(Change(kind="entry-removed", before=_place(None, None, o)))
         elif fields := _entry_fields(o, e):
             changes.append(Change(kind="entry-changed", before=_place(None, None, o), after=_place(None, None, e),
-                                  fields=fields))
+                                  fields=fields, values=_values(fields, _entry_facts(o), _entry_facts(e))))
     for e in new.entries:
         if e.position not in kept:
             changes.append(Change(kind="entry-added", after=_place(None, None, e)))
@@ -452,7 +488,7 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
             # Its values are only in the catalogue at the old revision: nothing to point to here.
             changes.append(Change(kind="label-removed", before=Place(label=va.label)))
             for pa in va.plans:
-                _unlisted(old.entries, va, pa, None, (), changes)
+                _unlisted(old.entries, va, pa, None, _listing_labels(new, pa.name), changes)
     labels_moved = _moved([v.label for v in old.versions], [v.label for v in new.versions])
     for i, vb in enumerate(new.versions):
         va = old.version(vb.label)
@@ -461,8 +497,13 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
                 + tuple(f for f in ("plan_table", "value_column", "plan_table_source", "source")
                         if getattr(va, f) != getattr(vb, f))
             if fields:
+                def facts(v: VersionLabel, labels: list[str]) -> dict[str, object]:
+                    return {"order": _order(labels, v.label), "plan_table": v.plan_table, "value_column": v.value_column,
+                            "plan_table_source": v.plan_table_source, "source": v.source}
                 changes.append(Change(kind="label-changed", before=Place(label=va.label), after=Place(label=vb.label),
-                                      fields=fields))
+                                      fields=fields, values=_values(
+                                          fields, facts(va, [v.label for v in old.versions]),
+                                          facts(vb, [v.label for v in new.versions]))))
         if va is None:
             prev = new.versions[i - 1].label if i > 0 else None
             changes.append(Change(kind="label-added", after=Place(label=vb.label),
@@ -480,7 +521,10 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
                 + (("source",) if pa.source != pb.source else ())
             if plan_fields:
                 changes.append(Change(kind="plan-changed", before=Place(label=va.label, plan=pa.name),
-                                      after=Place(label=vb.label, plan=pb.name), fields=plan_fields))
+                                      after=Place(label=vb.label, plan=pb.name), fields=plan_fields, values=_values(
+                                          plan_fields,
+                                          {"order": _order([p.name for p in va.plans], pa.name), "source": pa.source},
+                                          {"order": _order([p.name for p in vb.plans], pb.name), "source": pb.source})))
             old_values = {o.position: (o, v) for o, v in zip(old.entries, pa.values)}
             new_values = {e.position: v for e, v in zip(new.entries, pb.values)}
             pairs = []
@@ -512,7 +556,11 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
         elif was != n:
             changed = tuple(f for f in ("topic", "detail", "section", "scope", "entries")
                             if getattr(was, f) != getattr(n, f))
+            def facts(item: NotShown) -> dict[str, object]:
+                return {"topic": item.topic, "detail": item.detail, "section": item.section, "scope": item.scope,
+                        "entries": list(item.entries)}
             changes.append(Change(kind="not-shown-changed", before=Place(not_shown=nid, section=was.section),
-                                  after=Place(not_shown=nid, section=n.section), fields=changed))
+                                  after=Place(not_shown=nid, section=n.section), fields=changed,
+                                  values=_values(changed, facts(was), facts(n))))
     return Comparison(mode="revisions", before=Side(revision=old_name), after=Side(revision=new_name),
                       changes=tuple(changes), unchanged=tuple(unchanged))

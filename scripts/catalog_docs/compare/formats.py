@@ -179,20 +179,39 @@ def heading(g: Group, cmp: Comparison, name: Name) -> str:
     return f"{name(label)} · plan entry {name(plan)}"
 
 
-_FIELD_WORDS = {"name": "name changed", "summary": "summary changed", "source": "source changed",
-                "plan_table": "plan table title changed", "value_column": "value column changed",
-                "plan_table_source": "plan table source changed", "base_url_source": "base URL source changed",
-                "lock_values_source": "lock values source changed",
-                "plan_entries": "plan entry names added or removed",
-                "plan_entry_order": "plan entries moved in the order of plan columns"}
-"""How a changed field of a label, plan entry, service or area reads (`order` is said per kind)."""
+_FIELD_WORDS = {"name": "name", "summary": "summary", "source": "source", "plan_table": "plan table title",
+                "value_column": "value column", "plan_table_source": "plan table source",
+                "base_url_source": "base URL source", "lock_values_source": "lock values source",
+                "plan_entries": "plan entry names", "plan_entry_order": "order of the plan entry names",
+                "position": "position", "path": "path", "area": "area (inferred)", "version_marker": "version marker",
+                "not_shown": "not-shown items", "topic": "topic", "detail": "detail", "section": "section",
+                "scope": "scope", "entries": "entries"}
+"""How a changed field reads; `order` is said per kind ("place among labels")."""
 
 
-def _fields(c: Change, order_of: str = "", **instead: str) -> str:
-    """The changed fields of `c`, in its order: `order` as "moved in the order of {order_of}", a field
-    given in `instead` as that text, any other in _FIELD_WORDS' words."""
-    return "; ".join(instead[f] if f in instead else f"moved in the order of {order_of}" if f == "order"
-                     else _FIELD_WORDS.get(f, f) for f in c.fields)
+def _shown(value: object, name: Name) -> str:
+    """A field's value as the formats print it (catalogue text through `name`, which escapes it)."""
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(v, name) for v in value) + "]"
+    if isinstance(value, dict):  # a version marker
+        token = value.get("token")
+        return f"at {value.get('at')}" + (f" ({name(token)})" if token else "")
+    if isinstance(value, int):
+        return str(value)
+    return name(str(value))
+
+
+def _fields(c: Change, name: Name, order_of: str = "") -> str:
+    """Each changed field of `c` with its value on each side: `source §8 rule 2 → §8 rule 1`."""
+    values = {v.field: v for v in c.values}
+    parts = []
+    for f in c.fields:
+        word = f"place among {order_of}" if f == "order" else _FIELD_WORDS.get(f, f.replace("_", " "))
+        v = values.get(f)
+        parts.append(f"{word} {_shown(v.before, name)} → {_shown(v.after, name)}" if v is not None else f"{word} changed")
+    return "; ".join(parts)
 
 
 def describe(c: Change, cmp: Comparison, name: Name) -> str:
@@ -206,26 +225,28 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
             return (f"Version label {name(b.label)} removed; its values are only in the catalogue at "
                     f"{name(cmp.from_side)}.")
         case "label-changed":
-            return f"Version label {name(a.label)}: {_fields(c, 'labels')}."
+            return f"Version label {name(a.label)}: {_fields(c, name, 'labels')}."
         case "plan-changed":
-            return f"Plan entry {name(a.plan)} under {name(a.label)}: {_fields(c, 'plan entries')}."
+            return f"Plan entry {name(a.plan)} under {name(a.label)}: {_fields(c, name, 'plan entries')}."
         case "service-changed":
-            return f"Service {name(a.service)}: {_fields(c, name=f'name {name(b.service)} → {name(a.service)}')}."
+            return f"Service {name(a.service)}: {_fields(c, name)}."
         case "area-added":
             return f"Area {name(a.area)} added."
         case "area-removed":
             return f"Area {name(b.area)} removed."
         case "area-changed":
-            return f"Area {name(a.area)}: {_fields(c, 'areas')}."
+            return f"Area {name(a.area)}: {_fields(c, name, 'areas')}."
         case "plan-added":
-            where = f"not listed under {name(b.label)}" if b.label is not None else "a new label"
+            where = ("a new label" if b.label is None else f"not listed under it at {name(cmp.from_side)}"
+                     if b.label == a.label else f"not listed under {name(b.label)}")
             if c.basis is None:
                 return (f"Plan entry {name(a.plan)} listed under {name(a.label)} ({where}). No earlier label lists "
                         f"it, so every value is new.")
             return (f"Plan entry {name(a.plan)} listed under {name(a.label)} ({where}). Each value is compared "
                     f"with its previous label, {name(c.basis.label)}, the latest earlier label that lists it.")
         case "plan-removed":
-            where = f"not listed under {name(a.label)}" if a.label is not None else "label removed"
+            where = ("label removed" if a.label is None else f"not listed under it at {name(cmp.to_side)}"
+                     if a.label == b.label else f"not listed under {name(a.label)}")
             seen = (f"Its values can still be seen under {', '.join(map(name, c.seen_under))}."
                     if c.seen_under else "No label lists it any more.")
             return f"Plan entry {name(b.plan)} listed under {name(b.label)} ({where}). {seen}"
@@ -234,21 +255,13 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
         case "entry-removed":
             return f"Listing entry #{b.position} POST {name(_entry(c, 'before'))} removed."
         case "entry-changed":
-            moves = []
-            if "position" in c.fields:
-                moves.append(f"moved from #{b.position} to #{a.position}")
-            if "path" in c.fields:
-                moves.append(f"path {name(_entry(c, 'before'))} → {name(_entry(c))}")
-            others = [f.replace("_", " ") for f in c.fields if f not in ("position", "path")]
-            if others:
-                moves.append(", ".join(others) + " changed")
-            return f"Listing entry #{a.position} POST {name(_entry(c))}: {'; '.join(moves)}."
+            return f"Listing entry #{a.position} POST {name(_entry(c))}: {_fields(c, name)}."
         case "not-shown-added":
             return f"Not-shown item {name(a.not_shown)} ({name(a.section)}) added."
         case "not-shown-removed":
             return f"Not-shown item {name(b.not_shown)} ({name(b.section)}) removed."
         case "not-shown-changed":
-            return f"Not-shown item {name(a.not_shown)} ({name(a.section)}): {', '.join(c.fields)} changed."
+            return f"Not-shown item {name(a.not_shown)} ({name(a.section)}): {_fields(c, name)}."
         case _:
             raise AssertionError(f"value records are listed, not described: {c.kind}")
 
