@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from catalog_docs.catalog.drafts import find_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.layout import MANIFEST, PACKAGE_DIR
 from catalog_docs.site.incremental import render_if_changed
@@ -42,6 +43,9 @@ def render_or_show_errors(catalog_dir: Path, docs: Path, *, say: Callable[[str],
         if result is not None:
             say(f"catalog-docs: {len(result.written)} pages written, {result.unchanged} unchanged, "
                 f"{len(result.removed)} removed")
+            for draft in find_drafts(catalog_dir):
+                say(f"WARNING -  catalog-docs: version label {draft.label!r} is a draft ({draft.file}); "
+                    f"make site will not publish it until it is checked and `draft: true` is deleted")
         return []
     shown = "\n".join(f"ERROR   -  {line}" for line in lines)
     say(f"ERROR   -  catalog-docs: the catalogue has errors; serving the last good pages, with these errors "
