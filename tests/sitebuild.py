@@ -68,3 +68,18 @@ def copy_env(project: Path) -> dict[str, str]:
     """The environment for commands run in a project copy: its own package first on the path, before the
     editable install of the original checkout that .venv holds."""
     return {**os.environ, "PYTHONPATH": str(project / "scripts"), "NO_MKDOCS_2_WARNING": "1"}
+
+
+def borrow_venv(project: Path) -> None:
+    """Give a project copy this test run's installed tools, with install stamps of its own that are up to date:
+    a `make` target run in the copy installs nothing, and never reinstalls into the shared environment (which
+    would point its scripts at the temporary copy)."""
+    venv = project / ".venv"
+    venv.mkdir()
+    ours = Path(sys.prefix)
+    for name in ("bin", "lib"):
+        (venv / name).symlink_to(ours / name)
+    shutil.copy2(ours / "pyvenv.cfg", venv / "pyvenv.cfg")
+    for stamp in (".installed-site", ".installed-test"):
+        (venv / stamp).touch()
+

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild import tracked_docs
+from sitebuild import borrow_venv, tracked_docs
 
 from catalog_docs.devtools.portcheck import port_problem
 
@@ -25,18 +25,6 @@ def clone(tmp_path: Path) -> Path:
     dest = tmp_path / "clone"
     subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(dest)], check=True)
     return dest
-
-
-def borrow_venv(project: Path) -> None:
-    """Give a clone this test run's installed tools, with its install stamps up to date (make installs nothing)."""
-    venv = project / ".venv"
-    venv.mkdir()
-    ours = Path(sys.prefix)
-    for name in ("bin", "lib"):
-        (venv / name).symlink_to(ours / name)
-    shutil.copy2(ours / "pyvenv.cfg", venv / "pyvenv.cfg")
-    for stamp in (".installed-site", ".installed-test"):
-        (venv / stamp).touch()
 
 
 def make(project: Path, *args: str) -> subprocess.CompletedProcess[str]:

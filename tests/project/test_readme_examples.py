@@ -19,13 +19,12 @@ import os
 import re
 import shlex
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from sitebuild import ROOT, clone_project, copy_env
+from sitebuild import ROOT, borrow_venv, clone_project, copy_env
 
 README = ROOT / "README.md"
 FENCE = re.compile(r"^```(sh|bash|shell|console)\s*$")
@@ -101,8 +100,9 @@ def _outputs(command: str) -> list[str]:
 def test_the_readme_examples_run_as_written(tmp_path: Path) -> None:
     runnable = [e for e in examples(README.read_text(encoding="utf-8")) if e.opt_out is None]
     project = clone_project(tmp_path / "project")
-    # What `make serve` (opted out) would have installed: the environment running these tests.
-    (project / ".venv").symlink_to(Path(sys.prefix))
+    # What `make serve` (opted out) would have installed: the environment running these tests (borrowed, with
+    # stamps of the copy's own, so an example's `make` target never reinstalls into it).
+    borrow_venv(project)
     env = copy_env(project)
     env.pop("VIRTUAL_ENV", None)
     # As in a new terminal: no .venv on PATH, so the README must say how to reach catalog-docs.
