@@ -539,3 +539,18 @@ def test_against_statements_about_the_whole_catalogue_are_true(capsys: pytest.Ca
     assert "Its values can still be seen under FAKE 2.0, FAKE 3.0." in text
     assert "Plan entry PLAN B listed under FAKE 2.0 (not listed under it at HEAD)." in text
     assert "(not listed under FAKE 2.0)" not in text
+
+
+def test_against_one_value_changed_names_the_two_revisions_in_its_table(capsys: pytest.CaptureFixture[str],
+                                                                        repo: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same label and plan entry on both sides: the columns are the revisions, never one name twice.
+    path = repo / "catalog" / "versions" / "FAKE-2.0.yaml"
+    edit_yaml(path, lambda d: d["plans"]["PLAN A"]["values"].update(
+        {k: ("unlimited" if v == "close" else "close") for k, v in list(d["plans"]["PLAN A"]["values"].items())[:1]}))
+    data, text, md = against_head(capsys, repo, monkeypatch)
+    assert [c["kind"] for c in data["changes"]] == ["value-changed"]
+    head = next(line for line in md.splitlines() if line.startswith("| Position | Path |"))
+    cells = [c.strip() for c in head.strip("|").split("|")]
+    assert cells[2] != cells[3], head
+    assert "HEAD" in cells[2] and "working tree" in cells[3], head

@@ -346,6 +346,8 @@ def _value_table(cmp: Comparison, kind: ChangeKind, values: list[Change], limit:
         after = _md(a.after.label) if a.after.label else "to"
         if cmp.mode == "plans":
             before, after = _md(cmp.from_side), _md(cmp.to_side)
+        elif before == after:  # the same label on both sides (--against): the sides are the two revisions
+            before, after = f"{before} ({_md(cmp.from_side)})", f"{after} ({_md(cmp.to_side)})"
         head = [f"| Position | Path | {before} | {after} |", "|---:|---|---|---|"]
         rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} | {_md(c.to_value)} |"
                 for c in values[:limit]]
