@@ -112,6 +112,10 @@ class NotShown:
     section: str
     scope: NotShownScope
     entries: tuple[int, ...] = ()
+    subject: str | None = None
+    """The catalogue field this item says is not given, checked against it: `entry-path` (the entries' path is
+    null), `entry-position` (the entries have no path, so no number in the source), `version-marker` (the entries'
+    marker is at: not-shown) or `base-url` (service.yaml base_url is null); None for a fact with no field."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -442,6 +442,20 @@ def node_text(node: Node) -> str:
     return node.describe()
 
 
+SUBJECT_SCOPES: dict[str, tuple[str, ...]] = {
+    "entry-path": ("entry",),
+    "entry-position": ("entry",),
+    "version-marker": ("entry", "operation"),
+    "base-url": ("service",),
+}
+"""Each `subject` of a register item (not-shown.schema.json lists the same names), with the scopes it may have."""
+
+
+def _marker_text(marker: dict[str, Any]) -> str:
+    """A version marker as listing.yaml writes it: `{at: start, token: v1}`."""
+    return "{at: " + str(marker["at"]) + (f", token: {marker['token']}" if "token" in marker else "") + "}"
+
+
 class _Cross:
     """Rules across files, then the model build. Only runs on files that passed their schema."""
 
@@ -468,17 +482,7 @@ class _Cross:
                     node = _node_at(self.register.root, ["items", i, "entries", j])
                     yield _p(self.register, node, ["items", i, "entries", j],
                              f"the position of a listing entry (1 to {len(entries)})", str(pos))
-            # The register may not say that something is not given while the catalogue gives it: a page would
-            # show both ("/newThing" and "that entry's path is not given").
-            if item["scope"] == "entry" and str(item["id"]).endswith("-path"):
-                for j, pos in enumerate(item.get("entries", [])):
-                    given = next((e["path"] for e in entries if e["position"] == pos and e["path"] is not None), None)
-                    if given is not None:
-                        node = _node_at(self.register.root, ["items", i, "entries", j])
-                        yield _p(self.register, node, ["items", i, "entries", j],
-                                 "only entries whose path is not given (the item says it is not shown)",
-                                 f"entry {pos}, whose path is {given!r} in listing.yaml",
-                                 f"take entry {pos} out of this item, remove the item, or take the path out of the listing")
+            yield from self._contradictions(i, item, svc, entries)
             if (item["scope"] == "entry") != ("entries" in item):
                 node = _node_at(self.register.root, ["items", i])
                 if "entries" in item:
@@ -489,6 +493,63 @@ class _Cross:
                              "no entries", "list the positions it applies to, such as entries: [23]")
         # Values are keyed by listing entry; against a listing that is itself wrong they would only echo its errors.
         yield from self._version_rules(svc, entries, check_values=not listing_problems)
+
+    def _contradictions(self, i: int, item: dict[str, Any], svc: dict[str, Any],
+                        entries: list[dict[str, Any]]) -> Iterator[Problem]:
+        """The register may not say that something is not given while the catalogue gives it: a page would show
+        both ("/newThing" and "that entry's path is not given"). An item's `subject` names the field it is about."""
+        subject = item.get("subject")
+        if subject is None:
+            return
+        scopes = SUBJECT_SCOPES[subject]
+        if item["scope"] not in scopes:
+            node = _node_at(self.register.root, ["items", i, "scope"])
+            yield _p(self.register, node, ["items", i, "scope"],
+                     f"scope {' or '.join(scopes)} for subject {subject}", f"scope {item['scope']}",
+                     f"set scope: {scopes[0]}, or change or remove the subject")
+            return  # which entries it names is unclear: judge none of them
+        if subject == "base-url":
+            if svc.get("base_url") is not None:
+                node = _node_at(self.register.root, ["items", i, "subject"])
+                yield _p(self.register, node, ["items", i, "subject"],
+                         "base_url: null in service.yaml (the item says the base URL is not shown)",
+                         f"the base URL {svc['base_url']!r} in service.yaml",
+                         "remove the item or its subject, or set base_url: null")
+            return
+        by_position = {e["position"]: e for e in entries}
+        if subject == "version-marker" and item["scope"] == "operation":
+            given = [e for e in entries if e["version_marker"]["at"] != "not-shown"]
+            if given:
+                node = _node_at(self.register.root, ["items", i, "subject"])
+                first = given[0]
+                yield _p(self.register, node, ["items", i, "subject"],
+                         "every listing entry's version_marker to be {at: not-shown} (scope operation names them all)",
+                         f"{len(given)} of {len(entries)} entries with their marker given, the first entry "
+                         f"{first['position']} with {_marker_text(first['version_marker'])}",
+                         "set scope: entry and list the entries whose marker is not shown")
+            return
+        for j, pos in enumerate(item.get("entries", [])):
+            e = by_position.get(pos)
+            if e is None:
+                continue  # reported above: no such entry
+            node = _node_at(self.register.root, ["items", i, "entries", j])
+            where = ["items", i, "entries", j]
+            if subject == "entry-path" and e["path"] is not None:
+                yield _p(self.register, node, where,
+                         "only entries whose path is not given (the item says it is not shown)",
+                         f"entry {pos}, whose path is {e['path']!r} in listing.yaml",
+                         f"take entry {pos} out of this item, remove the item, or take the path out of the listing")
+            elif subject == "entry-position" and e["path"] is not None:
+                yield _p(self.register, node, where,
+                         "only entries without a path (the source numbers every entry that has one, so its "
+                         "position is given)",
+                         f"entry {pos}, whose path is {e['path']!r} in listing.yaml",
+                         f"take entry {pos} out of this item, remove the item, or take the path out of the listing")
+            elif subject == "version-marker" and e["version_marker"]["at"] != "not-shown":
+                yield _p(self.register, node, where,
+                         "only entries whose version marker is not given (version_marker: {at: not-shown})",
+                         f"entry {pos}, whose version_marker is {_marker_text(e['version_marker'])} in listing.yaml",
+                         f"take entry {pos} out of this item or remove the item")
 
     def _unique(self, f: _File, values: list[str], path: list[Any], key: str, what: str) -> Iterator[Problem]:
         seen: set[str] = set()
@@ -639,7 +700,7 @@ class _Cross:
                                          draft="draft" in root))
         register = tuple(
             NotShown(id=i["id"], topic=i["topic"], detail=i["detail"], section=i["section"], scope=i["scope"],
-                     entries=tuple(i.get("entries", ())))
+                     entries=tuple(i.get("entries", ())), subject=i.get("subject"))
             for i in self.register.root.plain()["items"]
         )
         service = Service(name=svc["name"], summary=svc["summary"], source=svc["source"],
