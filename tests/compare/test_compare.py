@@ -220,9 +220,16 @@ def test_catalogue_against_catalogue(tmp_path: Path) -> None:
     assert label_added.basis is not None and label_added.basis.label == "FAKE 1.0"
     register = [(c.kind, c.before.not_shown, c.after.not_shown, c.fields) for c in cmp.changes
                 if c.kind.startswith("not-shown")]
-    assert register == [("not-shown-removed", "fake-dropped", n, ()), ("not-shown-changed", "fake-edited", "fake-edited",
-                                                                       ("detail",)),
-                        ("not-shown-added", n, "fake-new", ())]
+    # An added or removed item carries every fact it has (its place in the register among them); a changed
+    # one only the facts that differ.
+    every = ("order", "topic", "detail", "section", "scope", "entries", "subject")
+    assert register == [("not-shown-removed", "fake-dropped", n, every), ("not-shown-changed", "fake-edited",
+                                                                          "fake-edited", ("detail",)),
+                        ("not-shown-added", n, "fake-new", every)]
+    added = cmp.by_kind("not-shown-added")[0]
+    assert {v.field: (v.before, v.after) for v in added.values} == {
+        "order": (n, 3), "topic": (n, "Fake-New"), "detail": (n, "New."), "section": (n, "§2"), "scope": (n, "service"),
+        "entries": (n, []), "subject": (n, n)}
 
 
 @pytest.mark.parametrize("spec", ["relisted", "plans-come-and-go"])

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, fields as dataclass_fields, replace
+from typing import Any, Literal
 
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.catalog.model import Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
+from catalog_docs.catalog.model import Area, Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel, VersionMarker
 
 ChangeKind = Literal[
     "value-changed",
@@ -96,6 +96,59 @@ def _order(items: list[str], item: str) -> int | None:
     return items.index(item) + 1 if item in items else None
 
 
+# ---- facts: every field of a model object, as the diff carries it -----------------------------------------
+# A record carries the facts of what it is about as plain JSON values. They are read off the model's own
+# fields, so a field added to the model is carried without a change here. Left out, each for a reason:
+# the identity the record's place already names (a label's name, a plan entry's name, an area's or a
+# not-shown item's id), what is derived from other facts (slugs and keys, from names and paths), and what
+# other records carry (a label's plan entries; a plan entry's values; the service's areas).
+FACTS_LEFT_OUT: dict[type, tuple[str, ...]] = {
+    Area: ("id",),
+    ListingEntry: ("slug", "key"),
+    VersionLabel: ("label", "slug", "plans"),
+    PlanEntry: ("name", "slug", "values"),
+    NotShown: ("id",),
+}
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, VersionMarker):
+        return {"at": value.at, "token": value.token}
+    if isinstance(value, Area):  # a listing entry's area: named by its id (the area's own facts are its records')
+        return value.id
+    return value
+
+
+def facts(obj: Any, order: int | None = None) -> dict[str, object]:
+    """Every field of `obj` but those FACTS_LEFT_OUT, as JSON values; with `order`, its place (from 1) in the
+    ordered collection it belongs to."""
+    out: dict[str, object] = {} if order is None else {"order": order}
+    skip = FACTS_LEFT_OUT.get(type(obj), ())
+    out.update((f.name, _plain(getattr(obj, f.name))) for f in dataclass_fields(obj) if f.name not in skip)
+    return out
+
+
+def _differing(before: dict[str, object], after: dict[str, object]) -> tuple[str, ...]:
+    return tuple(f for f in after if before.get(f) != after[f])
+
+
+def _whole(before: dict[str, object] | None, after: dict[str, object] | None) -> dict[str, Any]:
+    """`fields` and `values` of an added (before None) or removed (after None) thing: every fact it has, with
+    None on the side without it."""
+    names = tuple(after or before or {})
+    return {"fields": names, "values": tuple(
+        FieldChange(field=f, before=None if before is None else before[f], after=None if after is None else after[f])
+        for f in names)}
+
+
+def _changed(before: dict[str, object], after: dict[str, object]) -> dict[str, Any]:
+    """`fields` and `values` of a thing on both sides: the facts that differ, each with its two values."""
+    names = _differing(before, after)
+    return {"fields": names, "values": _values(names, before, after)}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Change:
     """One difference, with its place on each side.
@@ -114,7 +167,12 @@ class Change:
     seen_under: tuple[str, ...] = ()
     fields: tuple[str, ...] = ()
     values: tuple[FieldChange, ...] = ()
-    """For the `-changed` kinds but value-changed: each field of `fields`, with its value on each side."""
+    """For the `-changed` kinds but value-changed: each field of `fields`, with its value on each side. For
+    the `-added` and `-removed` kinds but the value records: every fact of what was added (None before) or
+    removed (None after)."""
+    possibly_renamed: Place | None = None
+    """An inference, never a fact: on a label-, plan-, or area- `-removed` record, the place of an `-added`
+    record whose contents are the same (and on that record, this one's place): perhaps one thing renamed."""
 
     @property
     def label(self) -> str | None:
@@ -311,7 +369,7 @@ def _listed(catalog: Catalog, from_label: str | None, version: VersionLabel, pla
     prev = latest_earlier_listing(catalog, plan.name, version.label)
     basis = Place(label=prev.label, plan=plan.name) if prev is not None else None
     changes.append(Change(kind="plan-added", before=Place(label=from_label), after=Place(label=version.label,
-                          plan=plan.name), basis=basis))
+                          plan=plan.name), basis=basis, **_whole(None, facts(plan, version.plans.index(plan) + 1))))
     if prev is not None:
         old = prev.plan(plan.name)
         assert old is not None
@@ -328,7 +386,8 @@ def _unlisted(entries: tuple[ListingEntry, ...], version: VersionLabel, plan: Pl
               seen_under: tuple[str, ...], changes: list[Change]) -> None:
     """A plan entry listed on the earlier side only: the plan-removed record and every value it had."""
     changes.append(Change(kind="plan-removed", before=Place(label=version.label, plan=plan.name),
-                          after=Place(label=to_label), seen_under=seen_under))
+                          after=Place(label=to_label), seen_under=seen_under,
+                          **_whole(facts(plan, version.plans.index(plan) + 1), None)))
     for e, v in zip(entries, plan.values):
         changes.append(Change(kind="value-removed", before=_place(version.label, plan.name, e, v),
                               after=_place(to_label, None, e), seen_under=seen_under))
@@ -391,29 +450,6 @@ def _match_entries(old: Catalog, new: Catalog) -> dict[int, ListingEntry]:
     return matched
 
 
-def _entry_facts(e: ListingEntry) -> dict[str, object]:
-    return {"position": e.position, "path": e.path, "area": e.area.id if e.area is not None else None,
-            "version_marker": {"at": e.version_marker.at, "token": e.version_marker.token},
-            "source": e.source, "not_shown": list(e.not_shown)}
-
-
-def _entry_fields(o: ListingEntry, e: ListingEntry) -> tuple[EntryField, ...]:
-    fields: list[EntryField] = []
-    if o.position != e.position:
-        fields.append("position")
-    if o.path != e.path:
-        fields.append("path")
-    if (o.area.id if o.area else None) != (e.area.id if e.area else None):
-        fields.append("area")
-    if o.version_marker != e.version_marker:
-        fields.append("version_marker")
-    if o.source != e.source:
-        fields.append("source")
-    if o.not_shown != e.not_shown:
-        fields.append("not_shown")
-    return tuple(fields)
-
-
 def _moved(old: list[str], new: list[str]) -> set[str]:
     """The names on both sides whose place among the names on both sides differs (moved in the order).
     A name added or removed elsewhere does not move the others."""
@@ -423,144 +459,216 @@ def _moved(old: list[str], new: list[str]) -> set[str]:
     return {a for a, b in zip(kept_old, kept_new) if a != b}
 
 
+def _kept(kind: ChangeKind, before: Place, after: Place, old_facts: dict[str, object], new_facts: dict[str, object],
+          old_order: int | None = None, new_order: int | None = None) -> Change | None:
+    """The `-changed` record of a thing on both sides, or None when no fact differs. `order` (its place among
+    its kind, from 1) counts as changed only when the thing moved among the things on both sides (`_moved`),
+    not when one before it was added or removed."""
+    if old_order is not None:
+        old_facts, new_facts = {"order": old_order, **old_facts}, {"order": new_order, **new_facts}
+    names = tuple(f for f in new_facts if f == "order" and old_order is not None or f != "order"
+                  and old_facts.get(f) != new_facts[f])
+    if not names:
+        return None
+    return Change(kind=kind, before=before, after=after, fields=names, values=_values(names, old_facts, new_facts))
+
+
+def _ordered(old: list[str], new: list[str]) -> tuple[set[str], dict[str, int], dict[str, int]]:
+    """(moved names, old order, new order) of one ordered collection; orders from 1."""
+    return (_moved(old, new), {n: i for i, n in enumerate(old, start=1)}, {n: i for i, n in enumerate(new, start=1)})
+
+
 def _service_changes(old_catalog: Catalog, new_catalog: Catalog) -> list[Change]:
     """service-changed (its own fields; the plan entry names it declares, added or removed; their order, which
     is the order of every page's plan columns), then area-removed, area-added and area-changed (areas matched by id)."""
     old, new = old_catalog.service, new_catalog.service
     changes: list[Change] = []
-    fields = tuple(f for f in ("name", "summary", "source", "base_url_source", "lock_values_source")
-                   if getattr(old, f) != getattr(new, f)) \
+
+    def service_facts(c: Catalog) -> dict[str, object]:
+        return {**facts(c.service), "plan_entries": list(c.plan_names), "plan_entry_order": list(c.plan_names)}
+    before, after = service_facts(old_catalog), service_facts(new_catalog)
+    names = tuple(f for f in after if f not in ("plan_entries", "plan_entry_order") and before[f] != after[f]) \
         + (("plan_entries",) if set(old_catalog.plan_names) != set(new_catalog.plan_names) else ()) \
         + (("plan_entry_order",) if _moved(list(old_catalog.plan_names), list(new_catalog.plan_names)) else ())
-    if fields:
-        def facts(c: Catalog) -> dict[str, object]:
-            s = c.service
-            return {"name": s.name, "summary": s.summary, "source": s.source, "base_url_source": s.base_url_source,
-                    "lock_values_source": s.lock_values_source, "plan_entries": list(c.plan_names),
-                    "plan_entry_order": list(c.plan_names)}
+    if names:
         changes.append(Change(kind="service-changed", before=Place(service=old.name), after=Place(service=new.name),
-                              fields=fields, values=_values(fields, facts(old_catalog), facts(new_catalog))))
+                              fields=names, values=_values(names, before, after)))
+    old_ids, new_ids = [a.id for a in old.areas], [a.id for a in new.areas]
+    moved, old_at, new_at = _ordered(old_ids, new_ids)
     old_areas = {a.id: a for a in old.areas}
-    new_ids = {a.id for a in new.areas}
-    moved = _moved([a.id for a in old.areas], [a.id for a in new.areas])
     for a in old.areas:
-        if a.id not in new_ids:
-            changes.append(Change(kind="area-removed", before=Place(area=a.id)))
+        if a.id not in new_at:
+            changes.append(Change(kind="area-removed", before=Place(area=a.id), **_whole(facts(a, old_at[a.id]), None)))
     for a in new.areas:
         was = old_areas.get(a.id)
         if was is None:
-            changes.append(Change(kind="area-added", after=Place(area=a.id)))
-            continue
-        area_fields: tuple[str, ...] = (("order",) if a.id in moved else ()) \
-            + tuple(f for f in ("name", "source") if getattr(was, f) != getattr(a, f))
-        if area_fields:
-            old_ids, new_ids_order = [x.id for x in old.areas], [x.id for x in new.areas]
-            changes.append(Change(kind="area-changed", before=Place(area=was.id), after=Place(area=a.id),
-                                  fields=area_fields, values=_values(
-                                      area_fields,
-                                      {"order": _order(old_ids, was.id), "name": was.name, "source": was.source},
-                                      {"order": _order(new_ids_order, a.id), "name": a.name, "source": a.source})))
+            changes.append(Change(kind="area-added", after=Place(area=a.id), **_whole(None, facts(a, new_at[a.id]))))
+        elif (c := _kept("area-changed", Place(area=was.id), Place(area=a.id), facts(was), facts(a),
+                         old_at[a.id] if a.id in moved else None, new_at[a.id])) is not None:
+            changes.append(c)
     return changes
+
+
+def _entry_changes(old: Catalog, new: Catalog, matched: dict[int, ListingEntry]) -> list[Change]:
+    """entry-removed, entry-changed (in the old listing order), then entry-added. An entry's position is its
+    order: every entry after an added or removed one moves, and says so."""
+    changes: list[Change] = []
+    kept = {e.position for e in matched.values()}
+    for o in old.entries:
+        e = matched.get(o.position)
+        if e is None:
+            changes.append(Change(kind="entry-removed", before=_place(None, None, o), **_whole(facts(o), None)))
+        elif (c := _kept("entry-changed", _place(None, None, o), _place(None, None, e), facts(o), facts(e))) is not None:
+            changes.append(c)
+    for e in new.entries:
+        if e.position not in kept:
+            changes.append(Change(kind="entry-added", after=_place(None, None, e), **_whole(None, facts(e))))
+    return changes
+
+
+def _register_changes(old: Catalog, new: Catalog) -> list[Change]:
+    """not-shown-removed, then not-shown-added and not-shown-changed in the new register's order."""
+    changes: list[Change] = []
+    old_reg = {n.id: n for n in old.not_shown}
+    moved, old_at, new_at = _ordered(list(old_reg), [n.id for n in new.not_shown])
+    for nid, n in old_reg.items():
+        if nid not in new_at:
+            changes.append(Change(kind="not-shown-removed", before=Place(not_shown=nid, section=n.section),
+                                  **_whole(facts(n, old_at[nid]), None)))
+    for n in new.not_shown:
+        was = old_reg.get(n.id)
+        if was is None:
+            changes.append(Change(kind="not-shown-added", after=Place(not_shown=n.id, section=n.section),
+                                  **_whole(None, facts(n, new_at[n.id]))))
+        elif (c := _kept("not-shown-changed", Place(not_shown=n.id, section=was.section),
+                         Place(not_shown=n.id, section=n.section), facts(was), facts(n),
+                         old_at[n.id] if n.id in moved else None, new_at[n.id])) is not None:
+            changes.append(c)
+    return changes
+
+
+def _plan_values(old: Catalog, new: Catalog, matched: dict[int, ListingEntry], va: VersionLabel, pa: PlanEntry,
+                 vb: VersionLabel, pb: PlanEntry, changes: list[Change], unchanged: list[Unchanged]) -> None:
+    """The values of a plan entry listed under a label on both sides, matched by listing entry."""
+    kept = {e.position for e in matched.values()}
+    new_values = {e.position: v for e, v in zip(new.entries, pb.values)}
+    pairs = []
+    for o, v in zip(old.entries, pa.values):
+        e = matched.get(o.position)
+        if e is None:
+            changes.append(Change(kind="value-removed", before=_place(va.label, pa.name, o, v),
+                                  after=Place(label=vb.label, plan=pb.name)))
+        else:
+            pairs.append((o, v, e, new_values[e.position]))
+    _compare_values((va.label, pa.name), (vb.label, pb.name), pairs, changes, unchanged)
+    for e, v in zip(new.entries, pb.values):
+        if e.position not in kept:
+            changes.append(Change(kind="value-added", before=Place(label=va.label, plan=pa.name),
+                                  after=_place(vb.label, pb.name, e, v)))
+
+
+def _link_renames(changes: list[Change], removed_kind: ChangeKind, added_kind: ChangeKind,
+                  contents: dict[int, object]) -> None:
+    """Link each removed record to the one added record of the same group with the same contents, when that
+    pairing is the only one either way (`possibly_renamed`, an inference). `contents[i]` is record i's."""
+    removed = [i for i, c in enumerate(changes) if c.kind == removed_kind and i in contents]
+    added = [i for i, c in enumerate(changes) if c.kind == added_kind and i in contents]
+    for r in removed:
+        matches = [a for a in added if contents[a] == contents[r]]
+        if len(matches) != 1:
+            continue
+        a = matches[0]
+        if [x for x in removed if contents[x] == contents[a]] != [r]:
+            continue
+        changes[r] = replace(changes[r], possibly_renamed=changes[a].after)
+        changes[a] = replace(changes[a], possibly_renamed=changes[r].before)
+
+
+def _rename_contents(old: Catalog, new: Catalog, changes: list[Change]) -> dict[int, object]:
+    """What a removed or added label, plan entry listing or area holds, apart from its name: compared to find
+    what was perhaps renamed."""
+    def label_contents(catalog: Catalog, label: str) -> object:
+        v = catalog.version(label)
+        assert v is not None
+        return (facts(v), tuple((p.name, p.source, tuple(zip((e.key for e in catalog.entries), p.values))) for p in v.plans))
+
+    def plan_contents(catalog: Catalog, label: str, plan: str) -> object:
+        v = catalog.version(label)
+        p = v.plan(plan) if v is not None else None
+        assert p is not None
+        return (label, p.source, tuple(zip((e.key for e in catalog.entries), p.values)))
+
+    def area_contents(catalog: Catalog, area: str) -> object:
+        a = next(x for x in catalog.service.areas if x.id == area)
+        return (a.name, a.source, tuple(e.key for e in catalog.entries if e.area is not None and e.area.id == area))
+
+    out: dict[int, object] = {}
+    for i, c in enumerate(changes):
+        side, catalog = (c.before, old) if c.kind.endswith("-removed") else (c.after, new)
+        if c.kind in ("label-added", "label-removed"):
+            out[i] = label_contents(catalog, side.label or "")
+        elif c.kind in ("plan-added", "plan-removed") and c.before.label == c.after.label:
+            out[i] = plan_contents(catalog, side.label or "", side.plan or "")
+        elif c.kind in ("area-added", "area-removed"):
+            out[i] = area_contents(catalog, side.area or "")
+    return out
 
 
 def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_name: str | None = None) -> Comparison:
     """Everything that differs between two catalogues (`old_name` is the old one's git revision; the new one
     is the working tree unless `new_name` names a revision): the service and its areas, listing entries, then
-    label by label and plan entry by plan entry every value, then the not-shown register."""
+    label by label and plan entry by plan entry every value, then the not-shown register.
+
+    Every record carries the facts it is about on both sides, so the records are a complete patch:
+    `compare.patch.apply_diff(old, comparison_data(...))` gives `new` back (tests/compare/test_diff_complete.py
+    checks that for random pairs). A removed and an added label, plan entry listing or area with the same
+    contents are linked as `possibly_renamed`, an inference: the records stay a removal and an addition."""
     changes: list[Change] = _service_changes(old, new)
     unchanged: list[Unchanged] = []
     matched = _match_entries(old, new)
-    kept = {e.position for e in matched.values()}
-    for o in old.entries:
-        e = matched.get(o.position)
-        if e is None:
-            changes.append(Change(kind="entry-removed", before=_place(None, None, o)))
-        elif fields := _entry_fields(o, e):
-            changes.append(Change(kind="entry-changed", before=_place(None, None, o), after=_place(None, None, e),
-                                  fields=fields, values=_values(fields, _entry_facts(o), _entry_facts(e))))
-    for e in new.entries:
-        if e.position not in kept:
-            changes.append(Change(kind="entry-added", after=_place(None, None, e)))
+    changes += _entry_changes(old, new, matched)
 
     new_labels = {v.label: v for v in new.versions}
+    labels_moved, old_label_at, new_label_at = _ordered([v.label for v in old.versions],
+                                                        [v.label for v in new.versions])
     for va in old.versions:
         if va.label not in new_labels:
             # Its values are only in the catalogue at the old revision: nothing to point to here.
-            changes.append(Change(kind="label-removed", before=Place(label=va.label)))
+            changes.append(Change(kind="label-removed", before=Place(label=va.label),
+                                  **_whole(facts(va, old_label_at[va.label]), None)))
             for pa in va.plans:
                 _unlisted(old.entries, va, pa, None, _listing_labels(new, pa.name), changes)
-    labels_moved = _moved([v.label for v in old.versions], [v.label for v in new.versions])
     for i, vb in enumerate(new.versions):
         va = old.version(vb.label)
-        if va is not None:
-            fields: tuple[str, ...] = (("order",) if vb.label in labels_moved else ()) \
-                + tuple(f for f in ("plan_table", "value_column", "plan_table_source", "source")
-                        if getattr(va, f) != getattr(vb, f))
-            if fields:
-                def facts(v: VersionLabel, labels: list[str]) -> dict[str, object]:
-                    return {"order": _order(labels, v.label), "plan_table": v.plan_table, "value_column": v.value_column,
-                            "plan_table_source": v.plan_table_source, "source": v.source}
-                changes.append(Change(kind="label-changed", before=Place(label=va.label), after=Place(label=vb.label),
-                                      fields=fields, values=_values(
-                                          fields, facts(va, [v.label for v in old.versions]),
-                                          facts(vb, [v.label for v in new.versions]))))
         if va is None:
             prev = new.versions[i - 1].label if i > 0 else None
             changes.append(Change(kind="label-added", after=Place(label=vb.label),
-                                  basis=Place(label=prev) if prev is not None else None))
+                                  basis=Place(label=prev) if prev is not None else None,
+                                  **_whole(None, facts(vb, new_label_at[vb.label]))))
             for pb in vb.plans:
                 _listed(new, None, vb, pb, changes, unchanged)
             continue
-        plans_moved = _moved([p.name for p in va.plans], [p.name for p in vb.plans])
+        if (c := _kept("label-changed", Place(label=va.label), Place(label=vb.label), facts(va), facts(vb),
+                       old_label_at[va.label] if vb.label in labels_moved else None, new_label_at[vb.label])) is not None:
+            changes.append(c)
+        plans_moved, old_plan_at, new_plan_at = _ordered([p.name for p in va.plans], [p.name for p in vb.plans])
         for pb in vb.plans:
             pa = va.plan(pb.name)
             if pa is None:
                 _listed(new, vb.label, vb, pb, changes, unchanged)
                 continue
-            plan_fields: tuple[PlanField, ...] = (("order",) if pb.name in plans_moved else ()) \
-                + (("source",) if pa.source != pb.source else ())
-            if plan_fields:
-                changes.append(Change(kind="plan-changed", before=Place(label=va.label, plan=pa.name),
-                                      after=Place(label=vb.label, plan=pb.name), fields=plan_fields, values=_values(
-                                          plan_fields,
-                                          {"order": _order([p.name for p in va.plans], pa.name), "source": pa.source},
-                                          {"order": _order([p.name for p in vb.plans], pb.name), "source": pb.source})))
-            old_values = {o.position: (o, v) for o, v in zip(old.entries, pa.values)}
-            new_values = {e.position: v for e, v in zip(new.entries, pb.values)}
-            pairs = []
-            for pos, (o, v) in old_values.items():
-                e = matched.get(pos)
-                if e is None:
-                    changes.append(Change(kind="value-removed", before=_place(va.label, pa.name, o, v),
-                                          after=Place(label=vb.label, plan=pb.name)))
-                else:
-                    pairs.append((o, v, e, new_values[e.position]))
-            _compare_values((va.label, pa.name), (vb.label, pb.name), pairs, changes, unchanged)
-            for e, v in zip(new.entries, pb.values):
-                if e.position not in kept:
-                    changes.append(Change(kind="value-added", before=Place(label=va.label, plan=pa.name),
-                                          after=_place(vb.label, pb.name, e, v)))
+            if (c := _kept("plan-changed", Place(label=va.label, plan=pa.name), Place(label=vb.label, plan=pb.name),
+                           facts(pa), facts(pb), old_plan_at[pa.name] if pb.name in plans_moved else None,
+                           new_plan_at[pb.name])) is not None:
+                changes.append(c)
+            _plan_values(old, new, matched, va, pa, vb, pb, changes, unchanged)
         for pa in va.plans:
             if vb.plan(pa.name) is None:
                 _unlisted(old.entries, va, pa, vb.label, _listing_labels(new, pa.name), changes)
-
-    old_reg = {n.id: n for n in old.not_shown}
-    new_reg = {n.id: n for n in new.not_shown}
-    for nid, n in old_reg.items():
-        if nid not in new_reg:
-            changes.append(Change(kind="not-shown-removed", before=Place(not_shown=nid, section=n.section)))
-    for nid, n in new_reg.items():
-        was = old_reg.get(nid)
-        if was is None:
-            changes.append(Change(kind="not-shown-added", after=Place(not_shown=nid, section=n.section)))
-        elif was != n:
-            changed = tuple(f for f in ("topic", "detail", "section", "scope", "entries")
-                            if getattr(was, f) != getattr(n, f))
-            def facts(item: NotShown) -> dict[str, object]:
-                return {"topic": item.topic, "detail": item.detail, "section": item.section, "scope": item.scope,
-                        "entries": list(item.entries)}
-            changes.append(Change(kind="not-shown-changed", before=Place(not_shown=nid, section=was.section),
-                                  after=Place(not_shown=nid, section=n.section), fields=changed,
-                                  values=_values(changed, facts(was), facts(n))))
+    changes += _register_changes(old, new)
+    contents = _rename_contents(old, new, changes)
+    for removed_kind, added_kind in (("label-removed", "label-added"), ("plan-removed", "plan-added"),
+                                     ("area-removed", "area-added")):
+        _link_renames(changes, removed_kind, added_kind, contents)
     return Comparison(mode="revisions", before=Side(revision=old_name), after=Side(revision=new_name),
                       changes=tuple(changes), unchanged=tuple(unchanged))
