@@ -27,6 +27,7 @@ from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 from catalog_docs.site.render import render_pages
 from catalog_docs.catalog.validate import load_catalog
 from download_fixtures import DOWNLOAD_SPECS, write_download_catalog
+from fixture_facts import FIXTURE_CATALOG
 from npm_tools import OFFLINE_ENV, ROOT, npm_bin, run_script
 
 DOWNLOAD_SCHEMAS = sorted(DOWNLOAD_SCHEMA_DIR.glob("*.schema.json"))
@@ -112,6 +113,16 @@ def test_catalog_json_is_valid_in_python_and_documents_every_key(exported: dict[
                 for e in Draft202012Validator(_closed(schema)).iter_errors(data)] == [], name
 
 
+def test_fixture_catalog_json_with_register_subjects_is_valid() -> None:
+    # The fake download catalogues have no `subject`; the fixture has one of each kind it can show.
+    data = json.loads(export_text(load_catalog(FIXTURE_CATALOG), "json"))
+    assert {n["subject"] for n in data["not_shown"]} == {None, "base-url", "entry-path", "entry-position"}
+    schema = _load(CATALOG_SCHEMA)
+    assert [e.message for e in Draft202012Validator(schema).iter_errors(data)] == []
+    assert [f"{list(e.absolute_path)}: {e.message}"
+            for e in Draft202012Validator(_closed(schema)).iter_errors(data)] == []
+
+
 def test_catalog_json_is_valid_in_ajv(exported: dict[str, dict[str, Path]]) -> None:
     files = [f["json"] for f in exported.values()]
     result = run_script("ajv-check.mjs", CATALOG_SCHEMA, *files)
@@ -133,6 +144,7 @@ def test_catalog_schema_refuses_what_format_1_does_not_allow(exported: dict[str,
         "an invented base URL": ("service.base_url", "https://api.example.com"),
         "a listing position of 0": ("operations.0.position", 0),
         "an area that is not an inference": ("operations.0.area_inferred", "yes"),
+        "a register subject the catalogue has no field for": ("not_shown.0.subject", "purpose"),
     }
     for why, (where, value) in cases.items():
         bad = copy.deepcopy(good)

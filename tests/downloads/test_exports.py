@@ -53,6 +53,19 @@ def test_catalog_json_carries_its_format_version(catalog: Catalog) -> None:
     assert data["service"]["lock_values"] == ["close", "unlimited"]
 
 
+def test_not_shown_items_carry_their_subject_in_both_downloads(catalog: Catalog) -> None:
+    # Format 1.1: every register item says which catalogue field it declares not given, or null.
+    expected = [(n.id, n.subject) for n in catalog.not_shown]
+    assert [(n["id"], n["subject"]) for n in catalog_data(catalog)["not_shown"]] == expected
+    assert [(n["id"], n["subject"]) for n in openapi_data(catalog)["x-not-shown"]] == expected
+
+
+def test_fixture_not_shown_subjects_reach_the_downloads() -> None:
+    subjects = {n["id"]: n["subject"] for n in catalog_data(load_catalog(FIXTURE))["not_shown"]}
+    assert {s for s in subjects.values() if s} == {"base-url", "entry-path", "entry-position"}
+    assert subjects["entry-7-path"] == "entry-path" and subjects["entry-7-position"] == "entry-position"
+
+
 def test_lock_matrix_round_trips_to_the_model(catalog: Catalog) -> None:
     back = read_lock_matrix(lock_matrix_csv(catalog))
     assert back["entries"] == [(e.position, e.method, e.path) for e in catalog.entries]

@@ -140,12 +140,13 @@ def synth_files(spec: SynthSpec) -> dict[str, str]:
         "# yaml-language-server: $schema=schema/not-shown.schema.json",
         "items:",
         "  - {id: fake-purpose, topic: Purpose, detail: What each fake operation does., section: \"§1\", scope: operation}",
-        "  - {id: base-url, topic: Base URL, detail: The host the fake paths are relative to., section: \"§4\", scope: service}",
+        "  - {id: base-url, topic: Base URL, detail: The host the fake paths are relative to., section: \"§4\", "
+        "scope: service, subject: base-url}",
         "  - {id: fake-request, topic: Request, detail: Payload fields of a fake request., section: \"§4 rule 2\", scope: operation}",
     ]
     if no_path:
         reg.append("  - {id: fake-no-path, topic: Path, detail: The path of this fake entry., section: \"§4\", "
-                   f"scope: entry, entries: [{', '.join(map(str, no_path))}]}}")
+                   f"scope: entry, subject: entry-path, entries: [{', '.join(map(str, no_path))}]}}")
     else:
         reg.append('  - {id: fake-no-path, topic: Path, detail: Unused here., section: "§4", scope: service}')
     files["not-shown.yaml"] = "\n".join(reg) + "\n"

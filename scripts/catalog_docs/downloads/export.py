@@ -21,10 +21,15 @@ MATRIX_FIXED_COLUMNS = ("position", "method", "path")
 NOT_SHOWN_CELL = "not shown"
 """The lock matrix's path cell for an entry whose path the source does not show. A path starts with '/', so
 this text is never a path, and no cell of the matrix is ever empty."""
-CATALOG_FORMAT_VERSION = "1.0"
+CATALOG_FORMAT_VERSION = "1.1"
 """The format of catalog.json and of the OpenAPI document's `x-catalog` extensions, as MAJOR.MINOR. A field
 added is a minor change; a field removed, renamed or retyped, a value whose meaning changes, or a closed
-vocabulary that gains a member is a major change (README, "Downloads"). catalog.schema.json describes it."""
+vocabulary that gains a member is a major change (README, "Downloads"). catalog.schema.json describes it.
+
+- 1.0: the first published format.
+- 1.1: each not-shown item (catalog.json `not_shown`, the OpenAPI document's `x-not-shown`) carries `subject`,
+  the catalogue field it says is not given (`entry-path`, `entry-position`, `version-marker`, `base-url`), or
+  null for a fact the catalogue has no field for."""
 
 
 def catalog_data(catalog: Catalog) -> dict[str, Any]:
@@ -81,7 +86,7 @@ def catalog_data(catalog: Catalog) -> dict[str, Any]:
         ],
         "not_shown": [
             {"id": n.id, "topic": n.topic, "detail": n.detail, "section": n.section, "scope": n.scope,
-             "entries": list(n.entries)}
+             "entries": list(n.entries), "subject": n.subject}
             for n in catalog.not_shown
         ],
     }

@@ -222,7 +222,8 @@ def openapi_document(catalog: Catalog, format_version: str) -> dict[str, Any]:
             ],
         },
         "x-not-shown": [
-            {"id": n.id, "topic": n.topic, "detail": n.detail, "section": n.section, "scope": n.scope}
+            {"id": n.id, "topic": n.topic, "detail": n.detail, "section": n.section, "scope": n.scope,
+             "subject": n.subject}
             for n in catalog.not_shown
         ],
     }

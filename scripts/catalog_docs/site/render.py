@@ -77,9 +77,15 @@ def _cite(citation: str, root: str) -> Markup:
 
 
 def do_path_gap(entry: ListingEntry, catalog: Catalog) -> NotShown | None:
-    """The register item saying that an entry's path is not shown (an `entry` item whose id ends in `-path`),
+    """The register item saying that an entry's path is not shown (an `entry` item with subject `entry-path`),
     which is also why its URL template, area and version marker cannot be given."""
-    return next((n for n in catalog.not_shown_for(entry) if n.scope == "entry" and n.id.endswith("-path")), None)
+    return next((n for n in catalog.not_shown_for(entry) if n.scope == "entry" and n.subject == "entry-path"), None)
+
+
+def do_not_shown_about(catalog: Catalog, subject: str) -> NotShown | None:
+    """The first register item whose `subject` is `subject` (`base-url`, say), or None: pages find the item
+    about a catalogue field by what it is about, never by its id."""
+    return next((n for n in catalog.not_shown if n.subject == subject), None)
 
 
 def do_op_link(entry: ListingEntry, root: str) -> Markup:
@@ -142,6 +148,7 @@ def _environment() -> Environment:
     env.filters["code"] = do_code
     env.filters["front"] = front_matter
     env.filters["path_gap"] = do_path_gap
+    env.filters["not_shown_about"] = do_not_shown_about
     env.filters["cite"] = do_cite
     env.filters["op_link"] = do_op_link
     env.filters["summary_text"] = do_summary_text
