@@ -264,6 +264,8 @@ def add_area(docs: Docs, data: st.DataObject) -> None:
 
 
 def remove_area(docs: Docs, data: st.DataObject) -> None:
+    if len(docs["service"]["areas"]) < 2:  # the schema wants one area at least
+        return
     area = _pick(data, docs["service"]["areas"])
     docs["service"]["areas"].remove(area)
     for e in docs["listing"]["entries"]:

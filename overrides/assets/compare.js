@@ -65,7 +65,16 @@
 
   function change(kind, from, to, extra) {
     return { kind: kind, from: from, to: to, basis: (extra && extra.basis) || null,
-             seen_under: (extra && extra.seen_under) || [], fields: [], values: {} };
+             seen_under: (extra && extra.seen_under) || [], fields: (extra && extra.fields) || [],
+             values: (extra && extra.values) || {}, possibly_renamed: null };
+  }
+
+  /* The facts of a plan entry as listed under a label (compare.facts): its place among the label's plan
+     entries and its source, on the side that has it; `added` says which side that is. */
+  function planFacts(version, plan, added) {
+    var order = version.plans.indexOf(plan) + 1;
+    function pair(value) { return added ? { from: null, to: value } : { from: value, to: null }; }
+    return { fields: ["order", "source"], values: { order: pair(order), source: pair(plan.source) } };
   }
 
   function compareValues(entries, before, after, a, b, changes, unchanged) {
@@ -90,8 +99,9 @@
   /* A plan entry listed under `version` only: each value against its latest earlier listing, or new. */
   function listed(data, fromLabel, version, plan, changes, unchanged) {
     var prev = latestEarlierListing(data, plan.name, version.label);
+    var facts = planFacts(version, plan, true);
     changes.push(change("plan-added", place(fromLabel), place(version.label, plan.name),
-                        { basis: prev ? place(prev.label, plan.name) : null }));
+                        { basis: prev ? place(prev.label, plan.name) : null, fields: facts.fields, values: facts.values }));
     if (prev) {
       compareValues(data.operations, [prev.label, plan.name], [version.label, plan.name],
                     findPlan(prev, plan.name), plan, changes, unchanged);
@@ -104,7 +114,9 @@
 
   function unlisted(data, version, plan, toLabel, changes) {
     var seen = listingLabels(data, plan.name);
-    changes.push(change("plan-removed", place(version.label, plan.name), place(toLabel), { seen_under: seen }));
+    var facts = planFacts(version, plan, false);
+    changes.push(change("plan-removed", place(version.label, plan.name), place(toLabel),
+                        { seen_under: seen, fields: facts.fields, values: facts.values }));
     data.operations.forEach(function (e, i) {
       changes.push(change("value-removed", place(version.label, plan.name, e, plan.values[i].value),
                           place(toLabel, null, e), { seen_under: seen.slice() }));
@@ -115,7 +127,7 @@
     var byKind = {};
     KINDS.forEach(function (k) { byKind[k] = 0; });
     changes.forEach(function (c) { byKind[c.kind] += 1; });
-    return { format: "catalog-docs-diff", format_version: "1.3", mode: mode, from: a, to: b,
+    return { format: "catalog-docs-diff", format_version: "1.4", mode: mode, from: a, to: b,
              counts: { differences: changes.length, unchanged: unchanged.length, by_kind: byKind },
              changes: changes, unchanged: unchanged };
   }
@@ -232,7 +244,8 @@
     var fromName = name(res.from), toName = name(res.to);
     var n = res.counts.by_kind;
     var rows = [];
-    [["plan-added", "Plan entry added", "Plan entries added"], ["plan-removed", "Plan entry removed", "Plan entries removed"]]
+    [["plan-added", "Plan entry listing added", "Plan entry listings added"],
+     ["plan-removed", "Plan entry listing removed", "Plan entry listings removed"]]
       .forEach(function (k) { if (n[k[0]]) rows.push([n[k[0]] === 1 ? k[1] : k[2], String(n[k[0]])]); });
     transitions(res.changes.filter(function (c) { return c.kind === "value-changed"; })).forEach(function (g) {
       rows.push([el("span", {}, [(g.length === 1 ? "Value changed " : "Values changed "), lock(g[0].from.value), " \u2192 ",

@@ -228,7 +228,7 @@ def test_catalogue_against_catalogue(tmp_path: Path) -> None:
                         ("not-shown-added", n, "fake-new", every)]
     added = cmp.by_kind("not-shown-added")[0]
     assert {v.field: (v.before, v.after) for v in added.values} == {
-        "order": (n, 3), "topic": (n, "Fake-New"), "detail": (n, "New."), "section": (n, "§2"), "scope": (n, "service"),
+        "order": (n, 3), "topic": (n, "Fake New"), "detail": (n, "New."), "section": (n, "§2"), "scope": (n, "service"),
         "entries": (n, []), "subject": (n, n)}
 
 

@@ -81,8 +81,8 @@ def test_text_puts_the_summary_before_the_changes(capsys: pytest.CaptureFixture[
     assert code == 0
     assert out.startswith("FAKE 1.0 -> FAKE 1.1: 14 differences\n")  # 5 changed, 1 plan and its 8 values
     assert out.index("Summary") < out.index("FAKE 1.1 · plan entry PLAN A") < out.index("close -> unlimited (5 values)")
-    assert ("  Plan entry PLAN B listed under FAKE 1.0 (not listed under FAKE 1.1). "
-            "Its values can still be seen under FAKE 1.0.") in out
+    assert ("  Plan entry PLAN B listed under FAKE 1.0 (not listed under FAKE 1.1; was place among plan entries 2; "
+            "source §8 rule 1). Its values can still be seen under FAKE 1.0.") in out
     assert "/fakeWidgetList" not in out.split("plan entry PLAN B")[0]
 
 
@@ -441,10 +441,10 @@ def test_against_the_service_and_its_areas(capsys: pytest.CaptureFixture[str], r
             for c in data["changes"]] == [
         ("service-changed", "Fake Service", "Faux *Service* <b>", None, None,
          ["name", "summary", "lock_values_source"]),
-        ("area-removed", None, None, "fake-gone", None, []),
+        ("area-removed", None, None, "fake-gone", None, ["order", "name", "source"]),
         ("area-changed", None, None, "fake-second", "fake-second", ["order"]),
         ("area-changed", None, None, "fake-area", "fake-area", ["order", "name"]),
-        ("area-added", None, None, None, "fake-new", []),
+        ("area-added", None, None, None, "fake-new", ["order", "name", "source"]),
     ]
     assert {k: n for k, n in data["counts"]["by_kind"].items() if n} == {
         "service-changed": 1, "area-added": 1, "area-removed": 1, "area-changed": 2}
@@ -457,15 +457,18 @@ def test_against_the_service_and_its_areas(capsys: pytest.CaptureFixture[str], r
         {"name": {"from": "Fake Service", "to": "Faux *Service* <b>"},
          "summary": {"from": "A fake service for tests.", "to": "Another fake summary."},
          "lock_values_source": {"from": "§8", "to": "§8 rule 2"}},
-        {}, {"order": {"from": 2, "to": 1}},
-        {"order": {"from": 1, "to": 2}, "name": {"from": "Fake area", "to": "Fake area, renamed"}}, {}]
+        {"order": {"from": 3, "to": None}, "name": {"from": "Fake area to drop", "to": None},
+         "source": {"from": "§1", "to": None}},
+        {"order": {"from": 2, "to": 1}},
+        {"order": {"from": 1, "to": 2}, "name": {"from": "Fake area", "to": "Fake area, renamed"}},
+        {"order": {"from": None, "to": 3}, "name": {"from": None, "to": "Fake new area"}, "source": {"from": None, "to": "§1"}}]
     assert ("\nService and areas\n"
             "  Service Faux *Service* <b>: name Fake Service -> Faux *Service* <b>; summary A fake service for "
             "tests. -> Another fake summary.; lock values source §8 -> §8 rule 2.\n"
-            "  Area fake-gone removed.\n"
+            "  Area fake-gone removed (place among areas 3; name Fake area to drop; source §1).\n"
             "  Area fake-second: place among areas 2 -> 1.\n"
             "  Area fake-area: place among areas 1 -> 2; name Fake area -> Fake area, renamed.\n"
-            "  Area fake-new added.\n") in text
+            "  Area fake-new added: place among areas 3; name Fake new area; source §1.\n") in text
     # Markdown: counted in the summary table; the service's name escaped as all catalogue text is.
     for row in ("| Service changed | 1 |", "| Area added | 1 |", "| Area removed | 1 |", "| Areas changed | 2 |"):
         assert row in md
@@ -500,8 +503,9 @@ def test_against_an_edit_that_changes_nothing_has_no_such_record(capsys: pytest.
     for word in ("plan-changed", "service-changed", "area-changed"):
         assert data["counts"]["by_kind"][word] == 0
     for text_or_md in (text, md):
-        assert "place among" not in text_or_md and "Service changed" not in text_or_md
-        assert "Area fake-new added." in text_or_md.replace("`", "")
+        # Only the added area has a place among the areas (its own fact); no other area moved.
+        assert text_or_md.count("place among areas") == 1 and "Service changed" not in text_or_md
+        assert "Area fake-new added: place among areas 1; name Fake new area; source §1." in text_or_md.replace("`", "")
 
 
 def test_against_the_plan_entries_the_service_declares(capsys: pytest.CaptureFixture[str], repo: Path,
@@ -537,7 +541,8 @@ def test_against_statements_about_the_whole_catalogue_are_true(capsys: pytest.Ca
     for out in (text, md):
         assert "No label lists it any more" not in out
     assert "Its values can still be seen under FAKE 2.0, FAKE 3.0." in text
-    assert "Plan entry PLAN B listed under FAKE 2.0 (not listed under it at HEAD)." in text
+    assert "Plan entry PLAN B listed under FAKE 2.0 (not listed under it at HEAD; place among plan entries 3; " \
+        "source §8)." in text
     assert "(not listed under FAKE 2.0)" not in text
 
 

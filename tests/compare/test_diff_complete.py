@@ -145,7 +145,7 @@ def test_text_and_markdown_print_each_fields_values_on_both_sides(data: st.DataO
                 assert s in text, (edits, c.kind, v.field, s)
                 assert s in markdown.replace("\\", ""), (edits, c.kind, v.field, s)
         if c.possibly_renamed is not None:
-            assert "possibly renamed" in text and "possibly renamed" in markdown
+            assert "Possibly renamed" in text and "Possibly renamed" in markdown
     assert not re.search(r"\b(\w+) changed\.", text), "a bare 'X changed' without its values"
     for head in re.findall(r"^\| Position \| Path \| (.+) \| (.+) \|$", markdown, flags=re.M):
         assert head[0] != head[1], (edits, head)
@@ -167,7 +167,7 @@ def test_a_renamed_plan_entry_is_shown_as_possibly_renamed(tmp_path: Path) -> No
     assert [(c.after.plan, c.possibly_renamed.plan if c.possibly_renamed else None) for c in added] == [
         ("PLAN RENAMED", "PLAN B")]
     text = format_text(cmp)
-    assert "possibly renamed to PLAN RENAMED (inferred" in text
+    assert "Possibly renamed to PLAN RENAMED (inferred" in text
     record = json.loads(json.dumps(comparison_data(cmp)))["changes"]
     assert [r["possibly_renamed"]["plan"] for r in record if r["kind"] == "plan-removed"] == ["PLAN RENAMED"]
     assert apply_diff(a, comparison_data(cmp)) == b

@@ -428,8 +428,8 @@ def _summary_counts(a: str, b: str) -> dict[str, str]:
     for _, _, x, y in ff.changes(a, b):
         moves[(x, y)] = moves.get((x, y), 0) + 1
     added, removed = ff.plans_added(a, b), ff.plans_removed(a, b)  # the fixture re-lists no plan entry
-    return {**row(len(added), "Plan entry added", "Plan entries added"),
-            **row(len(removed), "Plan entry removed", "Plan entries removed"),
+    return {**row(len(added), "Plan entry listing added", "Plan entry listings added"),
+            **row(len(removed), "Plan entry listing removed", "Plan entry listings removed"),
             **{("Value" if n == 1 else "Values") + f" changed {x} → {y}": str(n) for (x, y), n in moves.items()},
             **row(len(added) * ff.LISTING_SIZE, "New value (no earlier listing)", "New values (no earlier listing)"),
             **row(len(removed) * ff.LISTING_SIZE, "Value no longer listed", "Values no longer listed"),
@@ -451,10 +451,10 @@ def test_compare_page_summarises_before_listing_changes(site: Path, a: str, b: s
 def test_the_fixture_comparisons_are_the_ones_the_tests_expect() -> None:
     # Guards the expectations above against a fixture edit that would make them trivial.
     assert _summary_counts("FAKE 1.0", "FAKE 1.1") == {
-        "Plan entry removed": "1", "Values changed close → unlimited": "5", "Values no longer listed": "8",
+        "Plan entry listing removed": "1", "Values changed close → unlimited": "5", "Values no longer listed": "8",
         "Values unchanged": "3"}
     assert _summary_counts("FAKE 1.1", "FAKE 2.0") == {
-        "Plan entry added": "1", "Value changed close → unlimited": "1", "Value changed unlimited → close": "1",
+        "Plan entry listing added": "1", "Value changed close → unlimited": "1", "Value changed unlimited → close": "1",
         "New values (no earlier listing)": "8", "Values unchanged": "6"}
 
 

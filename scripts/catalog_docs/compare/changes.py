@@ -21,7 +21,8 @@ from dataclasses import dataclass, fields as dataclass_fields, replace
 from typing import Any, Literal
 
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.catalog.model import Area, Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel, VersionMarker
+from catalog_docs.catalog.model import (Area, Catalog, ListingEntry, NotShown, PlanEntry, Service, VersionLabel,
+                                        VersionMarker)
 
 ChangeKind = Literal[
     "value-changed",
@@ -108,6 +109,7 @@ FACTS_LEFT_OUT: dict[type, tuple[str, ...]] = {
     VersionLabel: ("label", "slug", "plans"),
     PlanEntry: ("name", "slug", "values"),
     NotShown: ("id",),
+    Service: ("areas",),
 }
 
 

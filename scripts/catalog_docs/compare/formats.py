@@ -37,8 +37,10 @@ KIND_NOUNS: dict[ChangeKind, tuple[str, str]] = {
     "label-added": ("version label added", "version labels added"),
     "label-removed": ("version label removed", "version labels removed"),
     "label-changed": ("version label changed", "version labels changed"),
-    "plan-added": ("plan entry added", "plan entries added"),
-    "plan-removed": ("plan entry removed", "plan entries removed"),
+    # A plan-added or plan-removed record is one (label, plan entry) listing: the plan entry itself may well be
+    # listed under other labels (service-changed says when a name is added to or removed from the catalogue).
+    "plan-added": ("plan entry listing added", "plan entry listings added"),
+    "plan-removed": ("plan entry listing removed", "plan entry listings removed"),
     "plan-changed": ("plan entry changed", "plan entries changed"),
     "entry-added": ("listing entry added", "listing entries added"),
     "entry-removed": ("listing entry removed", "listing entries removed"),
@@ -185,7 +187,8 @@ _FIELD_WORDS = {"name": "name", "summary": "summary", "source": "source", "plan_
                 "plan_entries": "plan entry names", "plan_entry_order": "order of the plan entry names",
                 "position": "position", "path": "path", "area": "area (inferred)", "version_marker": "version marker",
                 "not_shown": "not-shown items", "topic": "topic", "detail": "detail", "section": "section",
-                "scope": "scope", "entries": "entries"}
+                "scope": "scope", "entries": "entries", "method": "method", "draft": "draft",
+                "subject": "subject"}
 """How a changed field reads; `order` is said per kind ("place among labels")."""
 
 
@@ -193,6 +196,8 @@ def _shown(value: object, name: Name) -> str:
     """A field's value as the formats print it (catalogue text through `name`, which escapes it)."""
     if value is None:
         return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, list):
         return "[" + ", ".join(_shown(v, name) for v in value) + "]"
     if isinstance(value, dict):  # a version marker
@@ -203,15 +208,36 @@ def _shown(value: object, name: Name) -> str:
     return name(str(value))
 
 
+def _word(field: str, order_of: str) -> str:
+    return f"place among {order_of}" if field == "order" else _FIELD_WORDS.get(field, field.replace("_", " "))
+
+
 def _fields(c: Change, name: Name, order_of: str = "") -> str:
     """Each changed field of `c` with its value on each side: `source §8 rule 2 → §8 rule 1`."""
     values = {v.field: v for v in c.values}
     parts = []
     for f in c.fields:
-        word = f"place among {order_of}" if f == "order" else _FIELD_WORDS.get(f, f.replace("_", " "))
         v = values.get(f)
-        parts.append(f"{word} {_shown(v.before, name)} → {_shown(v.after, name)}" if v is not None else f"{word} changed")
+        parts.append(f"{_word(f, order_of)} {_shown(v.before, name)} → {_shown(v.after, name)}" if v is not None
+                     else f"{_word(f, order_of)} changed")
     return "; ".join(parts)
+
+
+def _facts(c: Change, name: Name, order_of: str, skip: tuple[str, ...] = ()) -> str:
+    """Every fact of an added thing (its later values) or a removed one (its earlier values): `source §1; ...`."""
+    side = "after" if c.kind.endswith("-added") else "before"
+    return "; ".join(f"{_word(v.field, order_of)} {_shown(getattr(v, side), name)}" for v in c.values
+                     if v.field not in skip)
+
+
+def _renamed(c: Change, name: Name, what: Callable[[Place], object]) -> str:
+    """` Possibly renamed to X (inferred: ...)`, when the records link this one to another with the same contents."""
+    if c.possibly_renamed is None:
+        return ""
+    other = name(what(c.possibly_renamed))
+    if c.kind.endswith("-removed"):
+        return f" Possibly renamed to {other} (inferred: {other} was added with the same contents)."
+    return f" Possibly renamed from {other} (inferred: {other} was removed with the same contents)."
 
 
 def describe(c: Change, cmp: Comparison, name: Name) -> str:
@@ -220,10 +246,11 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
     match c.kind:
         case "label-added":
             after = f", after {name(c.basis.label)}" if c.basis is not None else ", the first label"
-            return f"Version label {name(a.label)} added{after}."
+            return (f"Version label {name(a.label)} added{after}: {_facts(c, name, 'labels')}."
+                    + _renamed(c, name, lambda p: p.label))
         case "label-removed":
-            return (f"Version label {name(b.label)} removed; its values are only in the catalogue at "
-                    f"{name(cmp.from_side)}.")
+            return (f"Version label {name(b.label)} removed ({_facts(c, name, 'labels')}); its values are only in "
+                    f"the catalogue at {name(cmp.from_side)}." + _renamed(c, name, lambda p: p.label))
         case "label-changed":
             return f"Version label {name(a.label)}: {_fields(c, name, 'labels')}."
         case "plan-changed":
@@ -231,37 +258,40 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
         case "service-changed":
             return f"Service {name(a.service)}: {_fields(c, name)}."
         case "area-added":
-            return f"Area {name(a.area)} added."
+            return f"Area {name(a.area)} added: {_facts(c, name, 'areas')}." + _renamed(c, name, lambda p: p.area)
         case "area-removed":
-            return f"Area {name(b.area)} removed."
+            return f"Area {name(b.area)} removed ({_facts(c, name, 'areas')})." + _renamed(c, name, lambda p: p.area)
         case "area-changed":
             return f"Area {name(a.area)}: {_fields(c, name, 'areas')}."
         case "plan-added":
             where = ("a new label" if b.label is None else f"not listed under it at {name(cmp.from_side)}"
                      if b.label == a.label else f"not listed under {name(b.label)}")
+            listed = f"Plan entry {name(a.plan)} listed under {name(a.label)} ({where}; {_facts(c, name, 'plan entries')})."
             if c.basis is None:
-                return (f"Plan entry {name(a.plan)} listed under {name(a.label)} ({where}). No earlier label lists "
-                        f"it, so every value is new.")
-            return (f"Plan entry {name(a.plan)} listed under {name(a.label)} ({where}). Each value is compared "
-                    f"with its previous label, {name(c.basis.label)}, the latest earlier label that lists it.")
+                return f"{listed} No earlier label lists it, so every value is new." + _renamed(c, name, lambda p: p.plan)
+            return (f"{listed} Each value is compared with its previous label, {name(c.basis.label)}, the latest "
+                    f"earlier label that lists it." + _renamed(c, name, lambda p: p.plan))
         case "plan-removed":
             where = ("label removed" if a.label is None else f"not listed under it at {name(cmp.to_side)}"
                      if a.label == b.label else f"not listed under {name(a.label)}")
             seen = (f"Its values can still be seen under {', '.join(map(name, c.seen_under))}."
                     if c.seen_under else "No label lists it any more.")
-            return f"Plan entry {name(b.plan)} listed under {name(b.label)} ({where}). {seen}"
+            return (f"Plan entry {name(b.plan)} listed under {name(b.label)} ({where}; was "
+                    f"{_facts(c, name, 'plan entries')}). {seen}" + _renamed(c, name, lambda p: p.plan))
         case "entry-added":
-            return f"Listing entry #{a.position} POST {name(_entry(c))} added."
+            return (f"Listing entry #{a.position} POST {name(_entry(c))} added: "
+                    f"{_facts(c, name, 'entries', ('position', 'method', 'path'))}.")
         case "entry-removed":
-            return f"Listing entry #{b.position} POST {name(_entry(c, 'before'))} removed."
+            return (f"Listing entry #{b.position} POST {name(_entry(c, 'before'))} removed (was "
+                    f"{_facts(c, name, 'entries', ('position', 'method', 'path'))}).")
         case "entry-changed":
             return f"Listing entry #{a.position} POST {name(_entry(c))}: {_fields(c, name)}."
         case "not-shown-added":
-            return f"Not-shown item {name(a.not_shown)} ({name(a.section)}) added."
+            return f"Not-shown item {name(a.not_shown)} added: {_facts(c, name, 'register items')}."
         case "not-shown-removed":
-            return f"Not-shown item {name(b.not_shown)} ({name(b.section)}) removed."
+            return f"Not-shown item {name(b.not_shown)} removed (was {_facts(c, name, 'register items')})."
         case "not-shown-changed":
-            return f"Not-shown item {name(a.not_shown)} ({name(a.section)}): {_fields(c, name)}."
+            return f"Not-shown item {name(a.not_shown)} ({name(a.section)}): {_fields(c, name, 'register items')}."
         case _:
             raise AssertionError(f"value records are listed, not described: {c.kind}")
 
