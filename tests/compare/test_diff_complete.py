@@ -181,3 +181,16 @@ def test_apply_refuses_what_is_not_a_revisions_diff(tmp_path: Path) -> None:
     with pytest.raises(CatalogDocsError, match="catalog-docs-diff 1.x"):
         apply_diff(a, {**data, "format_version": "2.0"})
     assert apply_diff(a, data) == a
+
+
+def test_the_schema_names_exactly_the_fields_records_carry() -> None:
+    # Records read their facts off the model's fields; a field added to the model must reach the schema too.
+    from dataclasses import fields
+
+    from catalog_docs.catalog.model import Area, ListingEntry, NotShown, PlanEntry, Service, VersionLabel
+    from catalog_docs.compare.changes import FACTS_LEFT_OUT
+    from catalog_docs.compare.json_format import schema
+
+    carried = {f.name for cls in (Area, ListingEntry, VersionLabel, PlanEntry, NotShown, Service) for f in fields(cls)
+               if f.name not in FACTS_LEFT_OUT.get(cls, ())}
+    assert set(schema()["$defs"]["field"]["enum"]) == carried | {"order", "plan_entries", "plan_entry_order"}
