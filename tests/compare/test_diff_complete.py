@@ -194,3 +194,16 @@ def test_the_schema_names_exactly_the_fields_records_carry() -> None:
     carried = {f.name for cls in (Area, ListingEntry, VersionLabel, PlanEntry, NotShown, Service) for f in fields(cls)
                if f.name not in FACTS_LEFT_OUT.get(cls, ())}
     assert set(schema()["$defs"]["field"]["enum"]) == carried | {"order", "plan_entries", "plan_entry_order"}
+
+
+def test_an_entry_moved_to_another_area_names_both_areas_and_sides_read_as_places(tmp_path: Path) -> None:
+    docs = read_docs(FIXTURE_CATALOG)
+    a = _load(docs, tmp_path / "a")
+    docs["listing"]["entries"][0]["area"]["id"] = "fake-refunds"
+    del docs["versions"]["FAKE 2.0"]["plans"]["PLAN C"]
+    b = _load(docs, tmp_path / "b")
+    text = format_text(compare_catalogs(a, b, "main"))
+    assert ("Listing entry #1 POST /fakeWidgetCreate: area (inferred) Fake widget handling (fake-widgets) -> "
+            "Fake refunds (fake-refunds).") in text
+    assert "(not listed under it in the working tree; was place among plan entries 2; source §8)" in text
+    assert "at working tree" not in text

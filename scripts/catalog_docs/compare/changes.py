@@ -263,6 +263,9 @@ class Comparison:
     after: Side
     changes: tuple[Change, ...] = ()
     unchanged: tuple[Unchanged, ...] = ()
+    area_names: tuple[tuple[str, str], ...] = ()
+    """(area id, name) on both sides (the later side's name where both have one), so formats can name the
+    areas that records give by id."""
 
     @property
     def from_side(self) -> str:
@@ -672,5 +675,6 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
     for removed_kind, added_kind in (("label-removed", "label-added"), ("plan-removed", "plan-added"),
                                      ("area-removed", "area-added")):
         _link_renames(changes, removed_kind, added_kind, contents)
+    area_names = {a.id: a.name for a in old.service.areas} | {a.id: a.name for a in new.service.areas}
     return Comparison(mode="revisions", before=Side(revision=old_name), after=Side(revision=new_name),
-                      changes=tuple(changes), unchanged=tuple(unchanged))
+                      changes=tuple(changes), unchanged=tuple(unchanged), area_names=tuple(area_names.items()))

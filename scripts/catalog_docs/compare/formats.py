@@ -212,22 +212,34 @@ def _word(field: str, order_of: str) -> str:
     return f"place among {order_of}" if field == "order" else _FIELD_WORDS.get(field, field.replace("_", " "))
 
 
-def _fields(c: Change, name: Name, order_of: str = "") -> str:
+def _value(field: str, value: object, name: Name, areas: dict[str, str]) -> str:
+    """One field's value; a listing entry's area by its name and id (`Refunds (refunds)`)."""
+    if field == "area" and isinstance(value, str) and value in areas:
+        return f"{name(areas[value])} ({name(value)})"
+    return _shown(value, name)
+
+
+def _fields(c: Change, name: Name, order_of: str = "", areas: dict[str, str] | None = None) -> str:
     """Each changed field of `c` with its value on each side: `source §8 rule 2 → §8 rule 1`."""
     values = {v.field: v for v in c.values}
     parts = []
     for f in c.fields:
         v = values.get(f)
-        parts.append(f"{_word(f, order_of)} {_shown(v.before, name)} → {_shown(v.after, name)}" if v is not None
-                     else f"{_word(f, order_of)} changed")
+        parts.append(f"{_word(f, order_of)} {_value(f, v.before, name, areas or {})} → "
+                     f"{_value(f, v.after, name, areas or {})}" if v is not None else f"{_word(f, order_of)} changed")
     return "; ".join(parts)
 
 
-def _facts(c: Change, name: Name, order_of: str, skip: tuple[str, ...] = ()) -> str:
+def _facts(c: Change, name: Name, order_of: str, skip: tuple[str, ...] = (), areas: dict[str, str] | None = None) -> str:
     """Every fact of an added thing (its later values) or a removed one (its earlier values): `source §1; ...`."""
     side = "after" if c.kind.endswith("-added") else "before"
-    return "; ".join(f"{_word(v.field, order_of)} {_shown(getattr(v, side), name)}" for v in c.values
-                     if v.field not in skip)
+    return "; ".join(f"{_word(v.field, order_of)} {_value(v.field, getattr(v, side), name, areas or {})}"
+                     for v in c.values if v.field not in skip)
+
+
+def _at(side: str, name: Name) -> str:
+    """Where a side's catalogue is: `at main`, or `in the working tree`."""
+    return "in the working tree" if side == "working tree" else f"at {name(side)}"
 
 
 def _renamed(c: Change, name: Name, what: Callable[[Place], object]) -> str:
@@ -250,7 +262,7 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
                     + _renamed(c, name, lambda p: p.label))
         case "label-removed":
             return (f"Version label {name(b.label)} removed ({_facts(c, name, 'labels')}); its values are only in "
-                    f"the catalogue at {name(cmp.from_side)}." + _renamed(c, name, lambda p: p.label))
+                    f"the catalogue {_at(cmp.from_side, name)}." + _renamed(c, name, lambda p: p.label))
         case "label-changed":
             return f"Version label {name(a.label)}: {_fields(c, name, 'labels')}."
         case "plan-changed":
@@ -264,7 +276,7 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
         case "area-changed":
             return f"Area {name(a.area)}: {_fields(c, name, 'areas')}."
         case "plan-added":
-            where = ("a new label" if b.label is None else f"not listed under it at {name(cmp.from_side)}"
+            where = ("a new label" if b.label is None else f"not listed under it {_at(cmp.from_side, name)}"
                      if b.label == a.label else f"not listed under {name(b.label)}")
             listed = f"Plan entry {name(a.plan)} listed under {name(a.label)} ({where}; {_facts(c, name, 'plan entries')})."
             if c.basis is None:
@@ -272,7 +284,7 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
             return (f"{listed} Each value is compared with its previous label, {name(c.basis.label)}, the latest "
                     f"earlier label that lists it." + _renamed(c, name, lambda p: p.plan))
         case "plan-removed":
-            where = ("label removed" if a.label is None else f"not listed under it at {name(cmp.to_side)}"
+            where = ("label removed" if a.label is None else f"not listed under it {_at(cmp.to_side, name)}"
                      if a.label == b.label else f"not listed under {name(a.label)}")
             seen = (f"Its values can still be seen under {', '.join(map(name, c.seen_under))}."
                     if c.seen_under else "No label lists it any more.")
@@ -280,12 +292,12 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
                     f"{_facts(c, name, 'plan entries')}). {seen}" + _renamed(c, name, lambda p: p.plan))
         case "entry-added":
             return (f"Listing entry #{a.position} POST {name(_entry(c))} added: "
-                    f"{_facts(c, name, 'entries', ('position', 'method', 'path'))}.")
+                    f"{_facts(c, name, 'entries', ('position', 'method', 'path'), dict(cmp.area_names))}.")
         case "entry-removed":
             return (f"Listing entry #{b.position} POST {name(_entry(c, 'before'))} removed (was "
-                    f"{_facts(c, name, 'entries', ('position', 'method', 'path'))}).")
+                    f"{_facts(c, name, 'entries', ('position', 'method', 'path'), dict(cmp.area_names))}).")
         case "entry-changed":
-            return f"Listing entry #{a.position} POST {name(_entry(c))}: {_fields(c, name)}."
+            return f"Listing entry #{a.position} POST {name(_entry(c))}: {_fields(c, name, '', dict(cmp.area_names))}."
         case "not-shown-added":
             return f"Not-shown item {name(a.not_shown)} added: {_facts(c, name, 'register items')}."
         case "not-shown-removed":
