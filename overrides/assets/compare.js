@@ -262,14 +262,18 @@
     groups(res).forEach(function (g) {
       var o = g.opening;
       out.appendChild(el("h4", {}, [res.mode === "plans" ? fromName + " \u2192 " + toName : g.label + " \u00b7 plan entry " + g.plan]));
+      /* The listing's own facts, as the text and Markdown formats print them (place among plan entries; source). */
+      var facts = o ? " (" + (o.kind === "plan-removed" ? "was " : "") + "place among plan entries " +
+        String(o.values.order[o.kind === "plan-added" ? "to" : "from"]) + "; source " +
+        o.values.source[o.kind === "plan-added" ? "to" : "from"] + ")" : "";
       if (o && o.kind === "plan-added") {
         out.appendChild(el("p", {}, o.basis
-          ? [notListed(), " under " + fromName + "; listed under " + toName + ". Each value is compared with its previous label, " +
+          ? [notListed(), " under " + fromName + "; listed under " + toName + facts + ". Each value is compared with its previous label, " +
              o.basis.label + " (the latest earlier label that lists " + g.plan + ")."]
-          : [notListed(), " under " + fromName + "; listed under " + toName + ". No earlier label lists " + g.plan +
+          : [notListed(), " under " + fromName + "; listed under " + toName + facts + ". No earlier label lists " + g.plan +
              ", so each value is ", newValue(), "."]));
       } else if (o && o.kind === "plan-removed") {
-        out.appendChild(el("p", {}, ["Listed under " + fromName + "; ", notListed(), " under " + toName + ". " +
+        out.appendChild(el("p", {}, ["Listed under " + fromName + facts + "; ", notListed(), " under " + toName + ". " +
           (o.seen_under.length ? "Its values can still be seen under " + o.seen_under.join(", ") + "." : "No label lists it any more.")]));
       }
       transitions(g.values).forEach(function (t) {

@@ -107,6 +107,9 @@ def test_a_choice_is_a_shareable_link_and_back_and_forward_follow_it(visit: Visi
     page.get_by_role("button", name="Compare").click()
     expect(page.locator("#catalog-compare-result h3")).to_have_text("FAKE 2.0 → FAKE 3.0")
     expect(page.locator("#catalog-compare-result")).to_contain_text("No earlier label lists PLAN N")
+    # The listing's own facts, as the text and Markdown diffs give them.
+    expect(page.locator("#catalog-compare-result")).to_contain_text(
+        "listed under FAKE 3.0 (place among plan entries 3; source §8)")
 
     # The theme's instant navigation may load the page again on back and forward; either way the form and
     # the result end up showing what the address names.
