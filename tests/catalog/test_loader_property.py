@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from catalog_docs import cli
 from catalog_docs.errors import CatalogInvalid
 from catalog_docs.catalog.model import Catalog
-from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.catalog.validate import LoadCache, load_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "catalog"
@@ -276,3 +276,68 @@ def test_a_path_that_passes_check_renders_into_a_file_it_names(name: str) -> Non
         assert (docs / "operations" / f"{slug}.md").is_file()
         (docs / "operations" / slug).mkdir()  # the folder the built site makes for the page
         (docs / "operations" / slug / "index.html").write_text("x", encoding="utf-8")
+
+
+# --- the cache of the preview loop: a warm load reports exactly what a cold one does --------------------------
+
+def _outcome(catalog_dir: Path, cache: "LoadCache | None") -> object:
+    try:
+        return load_catalog(catalog_dir, cache=cache)
+    except CatalogInvalid as exc:
+        return exc.report()
+
+
+_WARM = LoadCache()
+_WARM_DIR = Path(tempfile.mkdtemp(prefix="warm-load-")) / "catalog"
+"""One folder for every example, so that the cache sees the same paths again: the files an example left
+unchanged are hits, the damaged ones misses (and the next example's undamaged files misses again)."""
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(damaged_catalogues())
+def test_a_warm_load_reports_exactly_what_a_cold_load_does(files: dict[str, bytes]) -> None:
+    for old in sorted(_WARM_DIR.rglob("*.yaml")) if _WARM_DIR.exists() else []:
+        if old.relative_to(_WARM_DIR).as_posix() not in files:
+            old.unlink()
+    for name, data in files.items():
+        (_WARM_DIR / name).parent.mkdir(parents=True, exist_ok=True)
+        if not (_WARM_DIR / name).exists() or (_WARM_DIR / name).read_bytes() != data:
+            (_WARM_DIR / name).write_bytes(data)
+    cold = _outcome(_WARM_DIR, None)
+    assert _outcome(_WARM_DIR, _WARM) == cold
+    assert _outcome(_WARM_DIR, _WARM) == cold  # every file a hit now
+
+
+def _golden_module():  # noqa: ANN202 - the golden cases' own patcher, loaded by path
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_golden_cases", Path(__file__).with_name("test_golden.py"))
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_golden_case_reports_the_same_through_a_warm_cache(tmp_path: Path) -> None:
+    """Each golden case loaded in the folder where the good base catalogue was just loaded through the cache
+    (so its unchanged files are hits), and then again (all hits): the report is the cold load's, byte for byte."""
+    import shutil
+
+    golden = _golden_module()
+    cache = LoadCache()
+    catalog = tmp_path / "catalog"
+    for case in golden.CASES:
+        if catalog.exists():
+            shutil.rmtree(catalog)
+        shutil.copytree(golden.BASE_CATALOG, catalog, ignore=shutil.ignore_patterns("README.md"))
+        assert isinstance(_outcome(catalog, cache), Catalog)
+        _apply_quietly(golden, case, catalog)
+        cold = _outcome(catalog, None)
+        assert isinstance(cold, str), case.name
+        assert _outcome(catalog, cache) == cold, case.name
+        assert _outcome(catalog, cache) == cold, case.name
+    assert cache.parsed.hits > 0
+
+
+def _apply_quietly(golden: object, case: Path, catalog: Path) -> None:
+    golden._apply(case, catalog)  # type: ignore[attr-defined]

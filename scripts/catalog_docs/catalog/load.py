@@ -9,6 +9,7 @@ reported instead of silently becoming a boolean, a float or a date.
 from __future__ import annotations
 
 import bisect
+import hashlib
 import os
 import re
 import stat
@@ -224,6 +225,11 @@ def read_text(path: Path, name: str) -> tuple[str | None, list[tuple[Problem, in
     data, refused = _read_regular(path, name)
     if data is None:
         return None, [(refused, None)] if refused else [], None
+    return _decoded(data, name)
+
+
+def _decoded(data: bytes, name: str) -> tuple[str | None, list[tuple[Problem, int | None]], str | None]:
+    """read_text on bytes already read."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -557,12 +563,62 @@ def parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem, KeyPat
     return root, builder.listed_problems()
 
 
-def load_file(path: Path, name: str) -> LoadedFile:
-    """Read and parse one file: the loaded tree (None when unusable) with every problem found."""
-    text, problems, readable = read_text(path, name)
+class ParseCache:
+    """The located parse of every file an earlier load in this process read, so that a file whose bytes are
+    unchanged is not parsed again (the `mkdocs serve` preview reloads the whole catalogue after each edit of one
+    file). Keyed by where the file was read (its resolved path and the name messages give it) and a digest of
+    its bytes, so a hit is exactly what a parse of the same bytes would return. The LoadedFile and its nodes
+    are shared, never changed: no later stage writes to a node."""
+
+    MAX_FILES = 512
+    """Files remembered; past this the cache starts afresh (a catalogue has a few dozen)."""
+
+    def __init__(self) -> None:
+        self._files: dict[tuple[str, str], tuple[bytes, LoadedFile]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def load(self, path: Path, name: str) -> LoadedFile:
+        """load_file, reusing the last result for the same place when the bytes are the same."""
+        data, refused = _read_regular(path, name)
+        if data is None:  # refused from its metadata or unreadable: nothing to parse, nothing cached
+            return _loaded(name, None, [(refused, None)] if refused else [], None)
+        try:
+            where = (os.path.realpath(path), name)
+        except (OSError, ValueError):  # pragma: no cover - realpath only fails on odd paths
+            return _load_bytes(data, name)
+        digest = hashlib.blake2b(data, digest_size=32).digest()
+        known = self._files.get(where)
+        if known is not None and known[0] == digest:
+            self.hits += 1
+            return known[1]
+        self.misses += 1
+        loaded = _load_bytes(data, name)
+        if len(self._files) >= self.MAX_FILES and where not in self._files:
+            self._files.clear()
+        self._files[where] = (digest, loaded)
+        return loaded
+
+    def clear(self) -> None:
+        self._files.clear()
+
+
+def _load_bytes(data: bytes, name: str) -> LoadedFile:
+    return _loaded(name, *_decoded(data, name))
+
+
+def _loaded(name: str, text: str | None, problems: list[tuple[Problem, int | None]], readable: str | None) -> LoadedFile:
     if text is None:
         outline, paths = _locate(readable, [o if o is not None else -1 for _, o in problems]) if readable else (None, [])
         located = tuple((p, paths[i] if o is not None and paths else None) for i, (p, o) in enumerate(problems))
         return LoadedFile(name=name, root=None, problems=located, outline=outline)
     root, found = parse(text, name)
     return LoadedFile(name=name, root=root, problems=tuple(found))
+
+
+def load_file(path: Path, name: str, cache: ParseCache | None = None) -> LoadedFile:
+    """Read and parse one file: the loaded tree (None when unusable) with every problem found. With `cache`,
+    a file whose bytes are the same as at its last load through that cache is not parsed again."""
+    if cache is not None:
+        return cache.load(path, name)
+    return _loaded(name, *read_text(path, name))

@@ -19,7 +19,7 @@ from jsonschema.exceptions import ValidationError
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid, Problem
 from catalog_docs.catalog.gcpause import paused_gc
 from catalog_docs.layout import SCHEMA_DIR
-from catalog_docs.catalog.load import KeyPath, LoadedFile, Node, kind_word, load_file
+from catalog_docs.catalog.load import KeyPath, LoadedFile, Node, ParseCache, kind_word, load_file
 from catalog_docs.catalog.schema_fast import AnchoredValidator, ValuesFastPath
 from catalog_docs.catalog.files import FIXED_FILES, catalogue_sources
 from catalog_docs.catalog.model import (
@@ -248,7 +248,7 @@ def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
         yield _p(f, node, path, f"a value allowed by '{kind}'", err.message)
 
 
-def _collect_files(catalog_dir: Path) -> tuple[list[_File], list[Problem]]:
+def _collect_files(catalog_dir: Path, parsed: ParseCache | None = None) -> tuple[list[_File], list[Problem]]:
     files: list[_File] = []
     problems: list[Problem] = []
 
@@ -290,7 +290,7 @@ def _collect_files(catalog_dir: Path) -> tuple[list[_File], list[Problem]]:
         else:
             wanted.append((path, source.role))
     for path, kind in wanted:
-        result = load_file(path, display(path))
+        result = load_file(path, display(path), parsed)
         f = _File(kind=kind, loaded=result)
         for problem, where in result.problems:
             problems.append(problem if where is None else replace(problem, key_path=_key_path(f, where)))
@@ -299,17 +299,55 @@ def _collect_files(catalog_dir: Path) -> tuple[list[_File], list[Problem]]:
     return files, problems
 
 
+class LoadCache:
+    """What one load learns about each file that depends on that file alone, kept for the next load in this
+    process (the `mkdocs serve` preview): its located parse (load.ParseCache, by path and bytes) and the result
+    of its schema check. Rules across files and the model build run on every load. Reports are the same with
+    or without it: a cached result is the one the same file's bytes gave."""
+
+    def __init__(self) -> None:
+        self.parsed = ParseCache()
+        self._checked: dict[tuple[int, str], tuple[LoadedFile, list[Problem], bool]] = {}
+        self._used: dict[tuple[int, str], tuple[LoadedFile, list[Problem], bool]] = {}
+
+    def checked(self, f: _File) -> tuple[list[Problem], bool]:
+        """The file's schema problems, and whether it may go on to the rules across files."""
+        key = (id(f.loaded), f.kind)
+        hit = self._checked.get(key)
+        if hit is None or hit[0] is not f.loaded:  # the entry holds its LoadedFile, so its id is not reused
+            found = list(_schema_problems(f, SCHEMA_DIR))
+            hit = (f.loaded, found, not found and not _any_refused(f.root))
+        self._used[key] = hit
+        return list(hit[1]), hit[2]
+
+    def done(self) -> None:
+        """Keep only the files of the load that just ended."""
+        self._checked, self._used = self._used, {}
+
+    def clear(self) -> None:
+        self.parsed.clear()
+        self._checked.clear()
+        self._used.clear()
+
+
 @paused_gc()
-def load_catalog(catalog_dir: Path | str) -> Catalog:
-    """Load, validate and model a catalogue folder, or raise CatalogInvalid with every problem found."""
+def load_catalog(catalog_dir: Path | str, *, cache: LoadCache | None = None) -> Catalog:
+    """Load, validate and model a catalogue folder, or raise CatalogInvalid with every problem found.
+    With `cache`, files unchanged since its last load are neither parsed nor schema-checked again."""
     catalog_dir = Path(catalog_dir)
-    files, problems = _collect_files(catalog_dir)
+    files, problems = _collect_files(catalog_dir, cache.parsed if cache is not None else None)
     good: list[_File] = []
     for f in files:
-        found = list(_schema_problems(f, SCHEMA_DIR))
+        if cache is not None:
+            found, passed = cache.checked(f)
+        else:
+            found = list(_schema_problems(f, SCHEMA_DIR))
+            passed = not found and not _any_refused(f.root)  # a refused value was never schema-checked
         problems.extend(found)
-        if not found and not _any_refused(f.root):  # a refused value was never schema-checked
+        if passed:
             good.append(f)
+    if cache is not None:
+        cache.done()
     by_kind: dict[str, list[_File]] = {}
     for f in good:
         by_kind.setdefault(f.kind, []).append(f)
