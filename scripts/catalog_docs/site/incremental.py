@@ -6,6 +6,11 @@ time of every page it left behind. When both still match, the pages on disk are 
 would write, so the next render (the mkdocs hook of `make site` after an unchanged catalogue, the hook
 after `make serve` has just rendered, every `mkdocs serve` reload) costs a few milliseconds instead of a
 full load and render.
+
+When something did change, a render in a long-lived process (the `mkdocs serve` preview, `watch.py`) reuses
+what the last render in this process worked out from inputs that did not: the located parse and schema check
+of every catalogue file whose bytes are the same (validate.LoadCache) and every page and download whose
+inputs are the same (render.PageMemo). Both start afresh when the package code or templates change.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import re
 import stat
 from pathlib import Path
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.layout import MANIFEST, PACKAGE_DIR, SCHEMA_DIR
@@ -48,11 +53,24 @@ def input_fingerprint(catalog_dir: Path) -> str:
     """A hash of every input of a render: the catalogue entries the loader reads (each with its kind, so a
     dangling link or a pipe counts), schemas, package code and templates."""
     digest = hashlib.sha256()
+    digest.update(_catalogue_digest(catalog_dir))
+    digest.update(code_digest())
+    return digest.hexdigest()
+
+
+def _catalogue_digest(catalog_dir: Path) -> bytes:
+    digest = hashlib.sha256()
     for source in catalogue_sources(catalog_dir):
         rel = source.path.relative_to(catalog_dir).as_posix()
         digest.update(f"catalog:{rel}\0{source.role}\0{source.kind}\0{source.mode}\0{source.target}\0".encode())
         if source.kind == "file":
             digest.update(_file_digest(source.path))
+    return digest.digest()
+
+
+def code_digest() -> bytes:
+    """A hash of the JSON Schemas, this package's code and templates."""
+    digest = hashlib.sha256()
     groups = (
         ("schema", SCHEMA_DIR, sorted(SCHEMA_DIR.glob("*.json"))),
         ("package", PACKAGE_DIR, sorted(p for p in PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".j2")
@@ -62,7 +80,36 @@ def input_fingerprint(catalog_dir: Path) -> str:
         for path in paths:
             digest.update(f"{group}:{path.relative_to(base).as_posix()}\0".encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
+    return digest.digest()
+
+
+class _Reuse:
+    """What renders in this process keep for the next one (see the module's doc): made on first use, so a
+    skipped render imports neither Jinja nor jsonschema."""
+
+    def __init__(self) -> None:
+        self.code: bytes | None = None
+        self.load: Any = None
+        self.pages: Any = None
+
+    def for_code(self, code: bytes) -> "_Reuse":
+        if code != self.code or self.load is None:
+            from catalog_docs.catalog.validate import LoadCache
+            from catalog_docs.site.render import PageMemo
+
+            self.code, self.load, self.pages = code, LoadCache(), PageMemo()
+        return self
+
+    def clear(self) -> None:
+        self.code = self.load = self.pages = None
+
+
+_reuse = _Reuse()
+
+
+def clear_reuse() -> None:
+    """Forget what earlier renders in this process worked out (the next render starts cold)."""
+    _reuse.clear()
 
 
 def _manifest(out_dir: Path) -> dict | None:
@@ -98,7 +145,8 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
 
         return render(load_catalog(catalog_dir), out_dir, directory_urls=directory_urls)  # reports the missing folder
     try:
-        inputs = input_fingerprint(catalog_dir) + ("" if directory_urls else ":flat-urls")
+        code = code_digest()
+        inputs = hashlib.sha256(_catalogue_digest(catalog_dir) + code).hexdigest() + ("" if directory_urls else ":flat-urls")
     except OSError as exc:
         raise CatalogDocsError(f"cannot read {exc.filename}: {exc.strerror}") from exc
     recover(out_dir)  # an interrupted render is completed before its pages are trusted
@@ -111,5 +159,8 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
     from catalog_docs.catalog.validate import load_catalog
     from catalog_docs.site.write import write_output
 
+    # A load or render that fails leaves both as they were: each keeps only results keyed on their inputs.
+    reuse = _reuse.for_code(code)
+    files = render_pages(load_catalog(catalog_dir, cache=reuse.load), directory_urls=directory_urls, memo=reuse.pages)
     # The fingerprint goes into the manifest, which the writer moves in last.
-    return write_output(render_pages(load_catalog(catalog_dir), directory_urls=directory_urls), out_dir, inputs=inputs)
+    return write_output(files, out_dir, inputs=inputs)

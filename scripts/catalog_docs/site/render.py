@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import mmap
 import multiprocessing
 import os
@@ -24,7 +26,7 @@ from urllib.parse import quote
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from catalog_docs.compare.changes import Side, compare_sides, consecutive_pairs, listings
+from catalog_docs.compare.changes import Comparison, Side, compare_sides, consecutive_pairs, listings
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import do_url, finalize, front_matter, md_escape
 from catalog_docs.compare.formats import groups as change_groups, summary_rows
@@ -160,19 +162,66 @@ def _environment() -> Environment:
 
 @dataclass(frozen=True, slots=True)
 class _Job:
-    """One generated file to produce: `kind` is its template's name, or `download` for an export."""
+    """One generated file to produce: `kind` is its template's name, or `download` for an export. `key`, when
+    the render is keyed (see PageMemo), is a digest of everything the file is made from; None: always produce."""
 
     path: str
     kind: str
     produce: Callable[[], str]
+    key: bytes | None = None
+
+
+def _digest(*parts: str | bytes) -> bytes:
+    h = hashlib.blake2b(digest_size=20)
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.digest()
+
+
+def _rows_digest(rows: Any) -> bytes:
+    """The values of some rows of `column_values` (each a tuple of lock values, in column order)."""
+    return _digest("\n".join("\0".join(row) for row in rows))
+
+
+class _Digests:
+    """What a page may be made from, split so that a page whose inputs did not change keeps its key when one
+    value elsewhere changes. `skeleton` is the whole catalogue except the plan entries' lock values (service,
+    areas, listing entries, register, labels with their plan tables and plan entries' names, slugs and
+    sources) and the builder's URL style; `version_values[i]` the lock values of label i; `whole` both."""
+
+    def __init__(self, catalog: Catalog, directory_urls: bool) -> None:
+        heads = tuple(dataclasses.replace(v, plans=tuple(dataclasses.replace(p, values=()) for p in v.plans))
+                      for v in catalog.versions)
+        self.skeleton = _digest(repr(directory_urls), repr(catalog.service), repr(catalog.entries),
+                                repr(heads), repr(catalog.plan_names), repr(catalog.not_shown))
+        self.version_values = [_digest(*("\0".join((p.name, *p.values)) for p in v.plans)) for v in catalog.versions]
+        self.whole = _digest(self.skeleton, *self.version_values)
+
+
+class PageMemo:
+    """The files and comparisons of the last keyed render in this process, each under the digest of its inputs,
+    so the next render produces only the files whose inputs changed (the `mkdocs serve` preview: one edit,
+    a handful of pages). A page's key covers its template and path, the catalogue's skeleton (everything
+    but lock values, see _Digests) and the lock values it shows: its own row or rows, its label's, or, for a
+    page that summarises the catalogue, all of them. Templates change only with the package code, and
+    incremental.py starts a new memo when that does."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, tuple[bytes, str]] = {}
+        self.comparisons: dict[bytes, Comparison] = {}
+        self.reused = 0
+        self.produced = 0
 
 
 class _Pages:
     """Collects rendered pages; every page knows its depth so links can be written relative."""
 
-    def __init__(self, catalog: Catalog, directory_urls: bool = True) -> None:
+    def __init__(self, catalog: Catalog, directory_urls: bool = True, *, keyed: bool = False) -> None:
         self.catalog = catalog
         self.directory_urls = directory_urls
+        self.digests = _Digests(catalog, directory_urls) if keyed else None
         self.env = _environment()
         self.jobs: list[_Job] = []
         self.paths: set[str] = set()
@@ -189,22 +238,34 @@ class _Pages:
             )
         self.paths.add(path)
 
-    def add(self, path: str, template: str, **context: Any) -> None:
+    def add(self, path: str, template: str, *, page_values: Callable[[], bytes] | None = None, **context: Any) -> None:
         """Plan a page: `template` rendered with `context` (plus root, catalog and register)."""
-        self.add_lazy(path, template, lambda: context)
+        self.add_lazy(path, template, lambda: context, page_values=page_values)
 
-    def add_lazy(self, path: str, template: str, make_context: Callable[[], dict[str, Any]]) -> None:
-        """Plan a page whose context is worked out when the page is rendered (possibly in the helper process)."""
+    def add_lazy(self, path: str, template: str, make_context: Callable[[], dict[str, Any]], *,
+                 page_values: Callable[[], bytes] | None = None) -> None:
+        """Plan a page whose context is worked out when the page is rendered (possibly in the helper process).
+        `page_values` gives a digest of the lock values the page shows, when a keyed render may key it on those
+        alone (the template reads no other value, through its context or the catalogue); without it the page is
+        keyed on every value."""
         self._claim(path)
         tpl = self.env.get_template(template)
         base = {"root": Markup("../" * path.count("/")), "href": Href(path, self.directory_urls),
                 "catalog": self.catalog, "register": self.register}
-        self.jobs.append(_Job(path=path, kind=template, produce=lambda: tpl.render(**base, **make_context())))
+        self.jobs.append(_Job(path=path, kind=template, produce=lambda: tpl.render(**base, **make_context()),
+                              key=self._key(path, template, page_values)))
 
-    def add_file(self, path: str, produce: Callable[[], str]) -> None:
-        """Plan a download file."""
+    def add_file(self, path: str, produce: Callable[[], str], *, keyed: bool = True) -> None:
+        """Plan a download file (keyed on the whole catalogue; `keyed=False`: produced on every render)."""
         self._claim(path)
-        self.jobs.append(_Job(path=path, kind="download", produce=produce))
+        self.jobs.append(_Job(path=path, kind="download", produce=produce,
+                              key=self._key(path, "download", None) if keyed else None))
+
+    def _key(self, path: str, template: str, page_values: Callable[[], bytes] | None) -> bytes | None:
+        if self.digests is None:
+            return None
+        values = self.digests.whole if page_values is None else page_values()
+        return _digest(template, path, self.digests.skeleton, values)
 
     def history(self, entry: ListingEntry) -> list[tuple[VersionLabel, list[Cell]]]:
         """Per-operation comparison: for each label, a cell per plan entry name (plan_cells, by label)."""
@@ -244,23 +305,25 @@ def _href(target: str, current: str) -> Markup:
 
 
 def _paged(pages: _Pages, first: str, template: str, rows: list[Any], size: int = PAGE_ROWS,
-           make_row: Callable[[Any], Any] | None = None, **context: Any) -> None:
+           make_row: Callable[[Any], Any] | None = None, *,
+           page_values: Callable[[int, int], bytes] | None = None, **context: Any) -> None:
     """Render a table page, continued on `page-N` pages when there are more rows than one page holds.
 
     `first` is the first page's path (`operations/index.md`, `versions/<slug>.md`); later pages go into
     the folder of the same name (`operations/page-2.md`, `versions/<slug>/page-2.md`), so page 1 keeps
     its URL however long the table grows. With `make_row`, each page's rows are made from `rows` when
-    that page is rendered."""
+    that page is rendered. `page_values(start, stop)`: see _Pages.add_lazy."""
     chunks = _chunks(len(rows), size)
     folder = first[: -len("/index.md")] if first.endswith("/index.md") else first[: -len(".md")]
     names = [first] + [f"{folder}/page-{i}.md" for i in range(2, len(chunks) + 1)]
     for i, ((start, stop), name) in enumerate(zip(chunks, names)):
         pager = [(j + 1, _href(n, name), j == i) for j, n in enumerate(names)]
         fixed = {"page_number": i + 1, "page_count": len(chunks), "pager": pager, **context}
+        values = None if page_values is None else partial(page_values, start, stop)
         if make_row is None:
-            pages.add(name, template, rows=rows[start:stop], **fixed)
+            pages.add(name, template, rows=rows[start:stop], page_values=values, **fixed)
         else:
-            pages.add_lazy(name, template, partial(_made_rows, make_row, rows[start:stop], fixed))
+            pages.add_lazy(name, template, partial(_made_rows, make_row, rows[start:stop], fixed), page_values=values)
 
 
 def _made_rows(make_row: Callable[[Any], Any], rows: list[Any], fixed: dict[str, Any]) -> dict[str, Any]:
@@ -285,53 +348,90 @@ def _operation_context(pages: _Pages, entry: ListingEntry) -> dict[str, Any]:
 
 
 @paused_gc()
-def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls: bool = True) -> dict[str, str]:
+def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls: bool = True,
+                 memo: PageMemo | None = None) -> dict[str, str]:
     """Every generated file of the site, as {path relative to docs/: content}.
 
     Pages are planned here, then rendered by `render_jobs` (in two processes on a large catalogue;
     `workers` overrides the choice, as tests do). `directory_urls` is the builder's `use_directory_urls`:
-    links inside HTML tables are written as the built pages' URLs."""
-    return render_jobs(plan_pages(catalog, directory_urls=directory_urls).jobs, workers=workers)
+    links inside HTML tables are written as the built pages' URLs. With `memo` (the preview loop), a file
+    whose inputs are those of the memo's last render is taken from it instead of produced again; the
+    result is the same either way."""
+    planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo)
+    return render_jobs(planned.jobs, workers=workers, memo=memo)
 
 
-def plan_pages(catalog: Catalog, *, directory_urls: bool = True) -> _Pages:
-    """Every page to render (as jobs) and every download; raises CatalogDocsError when two pages share a path."""
-    pages = _Pages(catalog, directory_urls)
+def _comparisons(pages: _Pages, pairs: list[tuple[VersionLabel, VersionLabel]],
+                 memo: PageMemo | None) -> list[tuple[VersionLabel, VersionLabel, Comparison]]:
+    """Each consecutive pair's comparison. Keyed, one is taken from the memo when the skeleton and the values
+    of every label up to the later one are unchanged (a comparison reads those alone: its two labels, and for
+    a plan entry listed again, the latest earlier label listing it)."""
+    catalog, digests = pages.catalog, pages.digests
+    out = []
+    kept: dict[bytes, Comparison] = {}
+    for i, (a, b) in enumerate(pairs):
+        key = None
+        if memo is not None and digests is not None:
+            key = _digest("comparison", a.label, b.label, digests.skeleton, *digests.version_values[: i + 2])
+            cmp = memo.comparisons.get(key)
+        else:
+            cmp = None
+        if cmp is None:
+            cmp = compare_sides(catalog, Side(label=a.label), Side(label=b.label))
+        if key is not None:
+            kept[key] = cmp
+        out.append((a, b, cmp))
+    if memo is not None:
+        memo.comparisons = kept
+    return out
+
+
+def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo | None = None) -> _Pages:
+    """Every page to render (as jobs) and every download; raises CatalogDocsError when two pages share a path.
+    With `memo`, every job carries its key (see PageMemo) and comparisons come from the memo when unchanged."""
+    pages = _Pages(catalog, directory_urls, keyed=memo is not None)
+    digests = pages.digests
     pairs = consecutive_pairs(catalog)
-    comparisons = [
-        (a, b, compare_sides(catalog, Side(label=a.label), Side(label=b.label))) for a, b in pairs
-    ]
+    comparisons = _comparisons(pages, pairs, memo)
     pages.add("index.md", "home.md.j2", pairs=pairs)
     pages.add("legend.md", "legend.md.j2")
     column_values = list(zip(*(c.plan.values for c in pages.columns))) or [() for _ in catalog.entries]
     by_column = list(zip(catalog.entries, column_values))
     wide = rows_per_page(len(pages.columns))
-    _paged(pages, "operations/index.md", "operations.md.j2", by_column, wide, columns=pages.columns)
-    for entry in catalog.entries:
-        pages.add_lazy(f"operations/{entry.slug}.md", "operation.md.j2", partial(_operation_context, pages, entry))
+
+    def row_values(start: int, stop: int) -> bytes:  # every value of those listing entries (all columns)
+        return _rows_digest(column_values[start:stop])
+
+    _paged(pages, "operations/index.md", "operations.md.j2", by_column, wide, columns=pages.columns,
+           page_values=row_values)
+    for i, entry in enumerate(catalog.entries):
+        # Its history: its own values under every label (changed-from marks compare them with each other).
+        pages.add_lazy(f"operations/{entry.slug}.md", "operation.md.j2", partial(_operation_context, pages, entry),
+                       page_values=partial(row_values, i, i + 1))
     pages.add("versions/index.md", "versions.md.j2", pairs=pairs)
-    for v in catalog.versions:
+    for at, v in enumerate(catalog.versions):
         values = list(zip(*(p.values for p in v.plans)))
         differs = [len(set(row)) > 1 for row in values]
+        label_values = None if digests is None else digests.version_values[at]
         _paged(pages, f"versions/{v.slug}.md", "version.md.j2", list(zip(catalog.entries, values, differs)),
-               rows_per_page(len(v.plans)), version=v, differs=differs)
+               rows_per_page(len(v.plans)), version=v, differs=differs,
+               page_values=lambda start, stop, d=label_values: d)  # its label's values: `differs` counts them all
     pages.add("plans/index.md", "plans.md.j2")
     for name in catalog.plan_names:
         listed = [v for v in catalog.versions if v.plan(name) is not None]
         unlisted = [v for v in catalog.versions if v.plan(name) is None]
         _paged(pages, f"plans/{name.replace(' ', '-')}.md", "plan.md.j2", list(catalog.entries),
                rows_per_page(len(catalog.versions)), partial(_plan_row, pages, name),
-               name=name, listed=listed, unlisted=unlisted)
+               page_values=row_values, name=name, listed=listed, unlisted=unlisted)
     choices = [("Version labels", [v.label for v in catalog.versions]),
                ("Version label : plan entry", [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans])]
     pages.add("compare/index.md", "compare_index.md.j2", comparisons=comparisons, choices=choices)
     entries = {e.position: e for e in catalog.entries}
     for i, (a, b, cmp) in enumerate(comparisons):
-        pages.add(f"compare/{compare_slug(a, b)}.md", "compare.md.j2", a=a, b=b, cmp=cmp, groups=change_groups(cmp),
-                  summary=summary_rows(cmp), entries=entries, unchanged_listed=UNCHANGED_LISTED,
-                  earlier=comparisons[i - 1][:2] if i > 0 else None,
-                  later=comparisons[i + 1][:2] if i + 1 < len(comparisons) else None)
-    _paged(pages, "matrix/index.md", "matrix.md.j2", by_column, wide, columns=pages.columns)
+        upto = None if digests is None else _digest(*digests.version_values[: i + 2])
+        pages.add_lazy(f"compare/{compare_slug(a, b)}.md", "compare.md.j2",
+                       partial(_compare_context, comparisons, i, entries), page_values=lambda d=upto: d)
+    _paged(pages, "matrix/index.md", "matrix.md.j2", by_column, wide, columns=pages.columns, page_values=row_values)
     pages.add("not-shown/index.md", "not_shown.md.j2", pairs=pairs)
     pages.add_lazy("sources/index.md", "sources.md.j2", lambda: {
         "sections": source_sections(catalog, max_rows=PAGE_ROWS, max_values=PAGE_CELLS), "max_rows": PAGE_ROWS,
@@ -340,8 +440,16 @@ def plan_pages(catalog: Catalog, *, directory_urls: bool = True) -> _Pages:
     pages.add_file("downloads/lock-matrix.csv", lambda: lock_matrix_csv(catalog))
     pages.add_file("downloads/openapi.yaml", lambda: to_yaml(openapi_data(catalog)))
     for schema in sorted(DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")):  # the downloads' contracts, as kept
-        pages.add_file(f"downloads/{schema.name}", partial(schema.read_text, encoding="utf-8"))
+        pages.add_file(f"downloads/{schema.name}", partial(schema.read_text, encoding="utf-8"), keyed=False)
     return pages
+
+
+def _compare_context(comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]], i: int,
+                     entries: dict[int, ListingEntry]) -> dict[str, Any]:
+    a, b, cmp = comparisons[i]
+    return {"a": a, "b": b, "cmp": cmp, "groups": change_groups(cmp), "summary": summary_rows(cmp), "entries": entries,
+            "unchanged_listed": UNCHANGED_LISTED, "earlier": comparisons[i - 1][:2] if i > 0 else None,
+            "later": comparisons[i + 1][:2] if i + 1 < len(comparisons) else None}
 
 
 PARALLEL_MIN_JOBS = 300
@@ -391,13 +499,22 @@ def _produce_shared(jobs: list[_Job], counter: _SharedCounter) -> dict[str, str]
     return out
 
 
-def render_jobs(jobs: list[_Job], *, workers: int | None = None) -> dict[str, str]:
-    """Produce every job's text, {path: text} in job order.
+def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo | None = None) -> dict[str, str]:
+    """Produce every job's text, {path: text} in job order. With `memo`, a job whose key is the one the memo
+    holds for its path is not produced: its text is the memo's; the memo then holds this render's files.
 
     With two workers, a forked child and this process take jobs in turn from a shared counter (the
     largest, the downloads, first) and the child sends its texts back through a pipe: it inherits the
     planned jobs, so nothing is copied in. An error in the child is raised here as if it happened here;
     if the child dies without an answer, the jobs it took are produced here."""
+    if memo is not None:
+        known = {job.path: memo.pages[job.path][1] for job in jobs
+                 if job.key is not None and job.path in memo.pages and memo.pages[job.path][0] == job.key}
+        fresh = render_jobs([job for job in jobs if job.path not in known], workers=workers)
+        out = {job.path: known[job.path] if job.path in known else fresh[job.path] for job in jobs}
+        memo.pages = {job.path: (job.key, out[job.path]) for job in jobs if job.key is not None}
+        memo.reused, memo.produced = len(known), len(fresh)
+        return out
     if (workers or render_workers(len(jobs))) < 2 or len(jobs) < 2:
         return _produce_all(jobs)
     order = sorted(jobs, key=lambda job: job.kind != "download")

@@ -1,0 +1,154 @@
+"""The preview loop's reuse (render.PageMemo, validate.LoadCache) never shows a stale page: after any edit, the
+files a warm render returns are exactly those of a fresh, cold render of the edited catalogue, file for file.
+
+The warm side is what `mkdocs serve` runs after each save (incremental.render_if_changed): the catalogue loaded
+through a LoadCache that saw the files before the edit, and rendered with the PageMemo of the render before.
+"""
+
+from __future__ import annotations
+
+import copy
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from catalog_edits import Docs, edited, read_docs, write_docs
+from catalog_docs.authoring.synth import SynthSpec, synth_files
+from catalog_docs.catalog.validate import LoadCache, load_catalog
+from catalog_docs.site import incremental
+from catalog_docs.site.render import PageMemo, render_pages
+from fixture_facts import FIXTURE_CATALOG
+
+BASE: Docs = read_docs(FIXTURE_CATALOG)
+
+
+def _same_as_cold(folder: Path, memo: PageMemo, cache: LoadCache, *, directory_urls: bool = True) -> dict[str, str]:
+    warm = render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1, directory_urls=directory_urls)
+    cold = render_pages(load_catalog(folder), workers=1, directory_urls=directory_urls)
+    assert list(warm) == list(cold)
+    stale = [path for path in cold if warm[path] != cold[path]]
+    assert not stale, f"stale after the edit: {stale}"
+    return warm
+
+
+def _synth(tmp_path: Path, operations: int = 300) -> Path:
+    """A catalogue whose tables run over two pages (operations, matrix, versions, plans)."""
+    folder = tmp_path / "synth"
+    for rel, text in synth_files(SynthSpec(operations=operations, versions=4, plans=3, seed=3)).items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text, encoding="utf-8")
+    return folder
+
+
+def _flip_one_value(folder: Path, label_index: int, entry_index: int) -> str:
+    docs = read_docs(folder)
+    label = docs["service"]["version_labels"][label_index]
+    plan = next(iter(docs["versions"][label]["plans"].values()))
+    key = list(plan["values"])[entry_index]
+    plan["values"][key] = "close" if plan["values"][key] == "unlimited" else "unlimited"
+    write_docs(docs, folder)
+    return key
+
+
+@pytest.mark.parametrize("label_index", [0, 1, -1])
+def test_one_value_edited_renders_as_fresh_and_reuses_the_rest(tmp_path: Path, label_index: int) -> None:
+    folder = _synth(tmp_path)
+    write_docs(read_docs(folder), folder)
+    memo, cache = PageMemo(), LoadCache()
+    first = _same_as_cold(folder, memo, cache)
+    _flip_one_value(folder, label_index, 260)  # on the second page of every table
+    _same_as_cold(folder, memo, cache)
+    assert memo.reused > len(first) * 0.9, (memo.reused, memo.produced)
+    assert cache.parsed.hits >= 4  # every file but the edited version file
+    # ... and back: the memo now holds the edited pages
+    _flip_one_value(folder, label_index, 260)
+    assert _same_as_cold(folder, memo, cache) == first
+
+
+def _edit(docs: Docs, what: str) -> Docs:
+    out = copy.deepcopy(docs)
+    if what == "label name":
+        labels = out["service"]["version_labels"]
+        old, new = labels[1], labels[1] + " renamed"
+        labels[1] = new
+        version = out["versions"].pop(old)
+        version["label"] = new
+        out["versions"][new] = version
+    elif what == "area name":
+        out["service"]["areas"][0]["name"] = "Fake renamed handling"
+    elif what == "register item text":
+        items = out["register"]["items"]
+        item = next((i for i in items if i["scope"] == "entry"), items[0])
+        item["detail"] = "A fake detail, edited."
+    elif what == "register item topic":
+        out["register"]["items"][-1]["topic"] = "Fake topic, edited"
+    elif what == "plan entry source":
+        version = out["versions"][out["service"]["version_labels"][-1]]
+        next(iter(version["plans"].values()))["source"] = "§8 rule 3"
+    elif what == "entry source":
+        out["listing"]["entries"][2]["source"] = "§4 rule 3"
+    elif what == "value":
+        label = out["service"]["version_labels"][0]
+        plan = next(iter(out["versions"][label]["plans"].values()))
+        key = next(iter(plan["values"]))
+        plan["values"][key] = "close" if plan["values"][key] == "unlimited" else "unlimited"
+    else:  # pragma: no cover
+        raise AssertionError(what)
+    return out
+
+
+EDITS = ["value", "label name", "area name", "register item text", "register item topic", "plan entry source",
+         "entry source"]
+
+
+@pytest.mark.parametrize("directory_urls", [True, False])
+@pytest.mark.parametrize("what", EDITS)
+def test_each_kind_of_edit_renders_as_fresh(tmp_path: Path, what: str, directory_urls: bool) -> None:
+    for name, base in (("fixture", BASE), ("synth", read_docs(_synth(tmp_path, 60)))):
+        folder = tmp_path / f"{name}-catalog"
+        write_docs(base, folder)
+        memo, cache = PageMemo(), LoadCache()
+        before = _same_as_cold(folder, memo, cache, directory_urls=directory_urls)
+        write_docs(_edit(base, what), folder)
+        after = _same_as_cold(folder, memo, cache, directory_urls=directory_urls)
+        assert before != after, f"{what}: the edit changed no file ({name})"
+
+
+_FOLDER = Path(tempfile.mkdtemp(prefix="render-memo-")) / "catalog"
+_MEMO, _CACHE = PageMemo(), LoadCache()
+"""One folder, memo and cache for every example: an example's renders start from the pages the one before left."""
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_random_edits_render_as_fresh(data: st.DataObject) -> None:
+    """Any of the maintainer's edits (catalog_edits.EDITS: entries, labels, plan entries, areas, register items,
+    texts, values), one to three at a time, each followed by a warm render."""
+    docs = BASE
+    write_docs(docs, _FOLDER)
+    _same_as_cold(_FOLDER, _MEMO, _CACHE)
+    for _ in range(data.draw(st.integers(1, 2))):
+        docs, _names = edited(docs, data, 1, 3)
+        write_docs(docs, _FOLDER)
+        _same_as_cold(_FOLDER, _MEMO, _CACHE)
+
+
+def test_render_if_changed_reuses_across_calls_and_starts_afresh_when_the_code_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _synth(tmp_path, 60)
+    docs = tmp_path / "docs"
+    incremental.clear_reuse()
+    assert incremental.render_if_changed(folder, docs) is not None
+    memo = incremental._reuse.pages
+    _flip_one_value(folder, 0, 3)
+    result = incremental.render_if_changed(folder, docs)
+    assert result is not None and 0 < len(result.written) < 20
+    assert incremental._reuse.pages is memo and memo.reused > 0
+    monkeypatch.setattr(incremental, "code_digest", lambda: b"other code")
+    _flip_one_value(folder, 0, 3)
+    incremental.render_if_changed(folder, docs)
+    assert incremental._reuse.pages is not memo and incremental._reuse.pages.reused == 0
+    incremental.clear_reuse()
