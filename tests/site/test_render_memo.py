@@ -152,3 +152,40 @@ def test_render_if_changed_reuses_across_calls_and_starts_afresh_when_the_code_c
     incremental.render_if_changed(folder, docs)
     assert incremental._reuse.pages is not memo and incremental._reuse.pages.reused == 0
     incremental.clear_reuse()
+
+
+def test_a_new_preview_process_takes_the_rendered_pages_into_the_memo(tmp_path: Path) -> None:
+    """`mkdocs serve` on pages rendered before: the start-up render is skipped (fingerprint), but with keep_warm
+    the pages on disk go into the memo, so the first edit renders only what it touches, and as fresh."""
+    folder = _synth(tmp_path, 300)
+    docs = tmp_path / "docs"
+    incremental.render_if_changed(folder, docs)
+    incremental.clear_reuse()  # as a new process
+    assert incremental.render_if_changed(folder, docs, keep_warm=True) is None
+    memo = incremental._reuse.pages
+    assert len(memo.pages) > 300
+    (docs / "operations" / "index.md").write_text("hand-damaged", encoding="utf-8")  # not what the manifest says
+    incremental.clear_reuse()
+    assert incremental.render_if_changed(folder, docs, keep_warm=True) is not None  # the damage is seen: a render
+    incremental.clear_reuse()
+    assert incremental.render_if_changed(folder, docs, keep_warm=True) is None
+    memo = incremental._reuse.pages
+    _flip_one_value(folder, -1, 5)
+    result = incremental.render_if_changed(folder, docs, keep_warm=True)
+    assert result is not None and memo.produced < 40 and memo.reused > 300
+    cold = render_pages(load_catalog(folder), workers=1)
+    assert {p: (docs / p).read_text(encoding="utf-8") for p in cold} == cold
+    incremental.clear_reuse()
+
+
+def test_a_page_whose_bytes_differ_from_the_manifest_is_not_taken_into_the_memo(tmp_path: Path) -> None:
+    folder = _synth(tmp_path, 60)
+    docs = tmp_path / "docs"
+    incremental.render_if_changed(folder, docs)
+    catalog = load_catalog(folder)
+    from catalog_docs.site.render import remember_pages
+
+    memo = PageMemo()
+    held = remember_pages(catalog, memo, lambda path, key: None if path == "legend.md" else "stale text")
+    assert "legend.md" not in memo.pages and held == len(memo.pages) > 0
+    incremental.clear_reuse()

@@ -346,10 +346,11 @@ def bench_make_site(report: Report, project: Path) -> None:
     report.add("real", "make_site_over_bare", round(min(walls) / min(bare), 3), "x")
 
 
-def bench_edit_to_page(report: Report, case: str, project: Path) -> float | None:
+def bench_edit_to_page(report: Report, case: str, project: Path, env: dict[str, str] | None = None) -> float | None:
     """The preview loop at scale: `mkdocs serve --dirty --no-strict` (as `make serve`) on an already rendered
     project; one lock value changes in a version file, and the time until the served operation page shows
-    it is the edit-to-page time (file watcher, render of the changed pages, rebuild of those pages only)."""
+    it is the edit-to-page time (file watcher, render of the changed pages, rebuild of those pages only).
+    `env` is added to the server's environment (PYTHONPATH of a baseline revision's package)."""
     import socket
     import urllib.request
 
@@ -373,7 +374,7 @@ def bench_edit_to_page(report: Report, case: str, project: Path) -> float | None
     with log.open("w", encoding="utf-8") as out:
         proc = subprocess.Popen([str(BIN / "mkdocs"), "serve", "--dirty", "--no-strict", "-a", f"127.0.0.1:{port}"],
                                 cwd=project, stdout=out, stderr=subprocess.STDOUT,
-                                env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+                                env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})})
     try:
         start = time.perf_counter()
         before = None
@@ -546,6 +547,46 @@ def bench_adversarial(report: Report, out: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def bench_edit_to_page_only(report: Report, args: argparse.Namespace, size: int, src: Path | None,
+                            commit: str | None) -> None:
+    """`--only edit-to-page`: the preview loop on the real catalogue and on `size` operations, `args.rounds`
+    rounds of each back to back; with a baseline, each round also runs both with the baseline's code (its
+    package on PYTHONPATH, its hook and templates in the project). Reports the medians and their ratio."""
+    largest = f"{size}x{args.versions}x{args.plans}"
+    files = synth_files(SynthSpec(operations=size, versions=args.versions, plans=args.plans, seed=args.seed))
+    sides: dict[str, tuple[Path, dict[str, str] | None]] = {"": (ROOT, None)}
+    if src is not None and commit is not None:
+        sides[f"baseline {commit}: "] = (src, {"PYTHONPATH": str(src / "scripts")})
+    for prefix, (tree, _) in sides.items():
+        for case, catalog_files in (("real", None), (largest, files)):
+            project = args.out / f"e2p-{'base-' if prefix else ''}{case}"
+            _lay_out(project, tree)
+            if catalog_files is None:
+                shutil.copytree(ROOT / "catalog", project / "catalog")
+            else:
+                for rel, text in catalog_files.items():
+                    (project / "catalog" / rel).parent.mkdir(parents=True, exist_ok=True)
+                    (project / "catalog" / rel).write_text(text, encoding="utf-8")
+    times: dict[tuple[str, str], list[float]] = {}
+    for _ in range(args.rounds):
+        for prefix, (_, env) in sides.items():
+            for case in ("real", largest):
+                project = args.out / f"e2p-{'base-' if prefix else ''}{case}"
+                wall = bench_edit_to_page(Report(), case, project, env)
+                if wall is not None:
+                    times.setdefault((prefix, case), []).append(wall)
+    for prefix in sides:
+        real, big = times.get((prefix, "real"), []), times.get((prefix, largest), [])
+        for case, walls in (("real", real), (largest, big)):
+            if walls:
+                report.add(case, f"{prefix}edit_to_page_s", statistics.median(walls), "s",
+                           rounds=[round(w, 3) for w in walls])
+        if real and big:
+            report.add(largest, f"{prefix}edit_to_page_vs_real",
+                       round(statistics.median(big) / statistics.median(real), 2), "x",
+                       note="same run, real server, real page poll; goal <= 2")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="catalog_docs.devtools.bench", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("bench-out"), help="work folder (default bench-out)")
@@ -557,6 +598,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3,
                         help="back-to-back builds of ours and the control site; the median ratio counts (default 3)")
     parser.add_argument("--builders", default="mkdocs,zensical", help="site builders to time (default mkdocs,zensical)")
+    parser.add_argument("--only", choices=["edit-to-page"], default=None,
+                        help="run only this measurement: edit-to-page times the preview loop on the real catalogue "
+                             "and the largest size, --rounds times back to back (and, with --baseline, the same "
+                             "loop with that revision's code in the same run)")
     parser.add_argument("--baseline", metavar="REV", default=None,
                         help="also render and build each synthetic catalogue with the code of git revision REV "
                              "(e.g. main, HEAD~1) in the same run, and report our build time as a ratio to it")
@@ -574,6 +619,12 @@ def main(argv: list[str] | None = None) -> int:
         detail = (getattr(exc, "stderr", None) or b"").decode("utf-8", "replace").strip() or str(exc)
         print(f"catalog_docs.devtools.bench: error: --baseline {args.baseline!r}: {detail}", file=sys.stderr)
         return 2
+    if args.only == "edit-to-page":
+        bench_edit_to_page_only(report, args, sizes[-1] if sizes else 1000, src if commit else None, commit)
+        report.add("all", "bench_total_s", time.perf_counter() - started, "s")
+        print()
+        print(report.table())
+        return 0
     real = args.out / "real"
     make_project(real, None)
     bench_catalog(report, "real", real, args.repeat, builders)

@@ -83,6 +83,34 @@ def code_digest() -> bytes:
     return digest.digest()
 
 
+def _warm(catalog_dir: Path, out_dir: Path, manifest: dict, code: bytes, inputs: str, directory_urls: bool) -> None:
+    """See render_if_changed's keep_warm. Each page is read back only when its bytes have the digest the
+    manifest recorded when the render wrote it."""
+    reuse = _reuse.for_code(code)
+    if reuse.warm == (catalog_dir, out_dir, inputs):
+        return
+    from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.site.render import remember_pages
+    from catalog_docs.site.write import digest
+
+    digests = manifest.get("digests")
+    if not isinstance(digests, dict):
+        return
+
+    def read(rel: str, _key: bytes) -> str | None:
+        try:
+            data = (out_dir / rel).read_bytes()
+        except OSError:
+            return None
+        return data.decode("utf-8") if digests.get(rel) == digest(data) else None
+
+    try:
+        remember_pages(load_catalog(catalog_dir, cache=reuse.load), reuse.pages, read, directory_urls=directory_urls)
+    except (CatalogDocsError, OSError, UnicodeDecodeError):  # only a speed-up: the next render does it all
+        return
+    reuse.warm = (catalog_dir, out_dir, inputs)
+
+
 class _Reuse:
     """What renders in this process keep for the next one (see the module's doc): made on first use, so a
     skipped render imports neither Jinja nor jsonschema."""
@@ -91,17 +119,19 @@ class _Reuse:
         self.code: bytes | None = None
         self.load: Any = None
         self.pages: Any = None
+        self.warm: tuple[Path, Path, str] | None = None
+        """The catalogue, docs folder and inputs whose pages the memo was last filled with from disk."""
 
     def for_code(self, code: bytes) -> "_Reuse":
         if code != self.code or self.load is None:
             from catalog_docs.catalog.validate import LoadCache
             from catalog_docs.site.render import PageMemo
 
-            self.code, self.load, self.pages = code, LoadCache(), PageMemo()
+            self.code, self.load, self.pages, self.warm = code, LoadCache(), PageMemo(), None
         return self
 
     def clear(self) -> None:
-        self.code = self.load = self.pages = None
+        self.code = self.load = self.pages = self.warm = None
 
 
 _reuse = _Reuse()
@@ -132,11 +162,13 @@ def directory_urls_of(project: Path) -> bool:
 
 
 def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
-                      directory_urls: bool | None = None) -> "WriteResult | None":
+                      directory_urls: bool | None = None, keep_warm: bool = False) -> "WriteResult | None":
     """Load, validate and render the catalogue into out_dir, unless the last render's fingerprint shows
     that nothing it depends on changed; None then (nothing was read beyond the fingerprint).
     `directory_urls` is the builder's `use_directory_urls` (by default read from the mkdocs.yml beside
-    the catalogue folder)."""
+    the catalogue folder). `keep_warm` (the preview): when the render is skipped and this process has not
+    rendered these pages yet, load the catalogue and take the pages on disk into the memo, so the next
+    edit renders only what it touches."""
     if directory_urls is None:
         directory_urls = directory_urls_of(catalog_dir.parent)
     if not catalog_dir.is_dir() or not looks_like_catalogue(catalog_dir):
@@ -154,6 +186,8 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
     if not force and manifest is not None:
         stamp = manifest.get("fingerprint") or {}
         if stamp.get("inputs") == inputs and stamp.get("outputs") == output_signature(out_dir, manifest["files"]):
+            if keep_warm:
+                _warm(catalog_dir, out_dir, manifest, code, inputs, directory_urls)
             return None
     from catalog_docs.site.render import render_pages
     from catalog_docs.catalog.validate import load_catalog
@@ -162,5 +196,6 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
     # A load or render that fails leaves both as they were: each keeps only results keyed on their inputs.
     reuse = _reuse.for_code(code)
     files = render_pages(load_catalog(catalog_dir, cache=reuse.load), directory_urls=directory_urls, memo=reuse.pages)
+    reuse.warm = (catalog_dir, out_dir, inputs)  # the memo holds these very pages: a skip needs no warm-up
     # The fingerprint goes into the manifest, which the writer moves in last.
     return write_output(files, out_dir, inputs=inputs)

@@ -38,7 +38,9 @@ def on_pre_build(config, **_kwargs) -> None:  # noqa: ANN001 - mkdocs passes its
     """Render before mkdocs collects files; a bad catalogue stops the build before anything is written."""
     catalog_dir = Path(config.config_file_path).parent / "catalog"
     try:
-        result = render_if_changed(catalog_dir, Path(config.docs_dir), directory_urls=config.use_directory_urls)
+        # While serving, a skipped render still readies the reuse of pages for the first edit (incremental).
+        result = render_if_changed(catalog_dir, Path(config.docs_dir), directory_urls=config.use_directory_urls,
+                                   keep_warm=preview.serving())
     except CatalogInvalid as exc:
         if not preview.serving():
             raise PluginError("the catalogue has errors; nothing was rendered\n" + exc.report()) from None

@@ -361,6 +361,21 @@ def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls
     return render_jobs(planned.jobs, workers=workers, memo=memo)
 
 
+def remember_pages(catalog: Catalog, memo: PageMemo, read: Callable[[str, bytes], str | None], *,
+                   directory_urls: bool = True) -> int:
+    """Fill `memo` with the files a render of `catalog` would produce, as `read(path, key)` gives them (the
+    pages a render already left in docs/, when its fingerprint shows they are exactly that; None: not known),
+    so that the first edit after a start of the preview renders only what it touches. Comparisons are worked
+    out here. Returns how many files the memo now holds."""
+    planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo)
+    known: dict[str, tuple[bytes, str]] = {}
+    for job in planned.jobs:
+        if job.key is not None and (text := read(job.path, job.key)) is not None:
+            known[job.path] = (job.key, text)
+    memo.pages = known
+    return len(known)
+
+
 def _comparisons(pages: _Pages, pairs: list[tuple[VersionLabel, VersionLabel]],
                  memo: PageMemo | None) -> list[tuple[VersionLabel, VersionLabel, Comparison]]:
     """Each consecutive pair's comparison. Keyed, one is taken from the memo when the skeleton and the values
