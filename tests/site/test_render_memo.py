@@ -189,3 +189,23 @@ def test_a_page_whose_bytes_differ_from_the_manifest_is_not_taken_into_the_memo(
     held = remember_pages(catalog, memo, lambda path, key: None if path == "legend.md" else "stale text")
     assert "legend.md" not in memo.pages and held == len(memo.pages) > 0
     incremental.clear_reuse()
+
+
+def test_catalog_json_from_parts_is_the_whole_text(tmp_path: Path) -> None:
+    """The keyed catalog.json (each label's part kept) equals to_json(catalog_data(...)), also when catalogue
+    text looks like the JSON it is spliced into."""
+    from catalog_docs.downloads.export import catalog_data
+    from catalog_docs.serialize import to_json
+    from catalog_docs.site.render import _catalog_json, _Digests
+
+    docs = copy.deepcopy(BASE)
+    docs["service"]["summary"] = 'A fake summary with "versions": [] and\n  "versions": [] in it.'
+    docs["service"]["name"] = '"versions": []'
+    folder = write_docs(docs, tmp_path / "catalog")
+    memo = PageMemo()
+    for edit in ("none", "value", "label name"):
+        if edit != "none":
+            docs = _edit(docs, edit)
+            write_docs(docs, folder)
+        catalog = load_catalog(folder)
+        assert _catalog_json(catalog, memo, _Digests(catalog, True)) == to_json(catalog_data(catalog)), edit

@@ -211,6 +211,8 @@ class PageMemo:
     def __init__(self) -> None:
         self.pages: dict[str, tuple[bytes, str]] = {}
         self.comparisons: dict[bytes, Comparison] = {}
+        self.json_versions: dict[bytes, str] = {}
+        """catalog.json's text of each label (see _catalog_json), under its key."""
         self.reused = 0
         self.produced = 0
 
@@ -451,12 +453,40 @@ def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo 
     pages.add_lazy("sources/index.md", "sources.md.j2", lambda: {
         "sections": source_sections(catalog, max_rows=PAGE_ROWS, max_values=PAGE_CELLS), "max_rows": PAGE_ROWS,
         "max_values": PAGE_CELLS, "lock_values": LOCK_VALUES, "marker_citation": MARKER_CITATION})
-    pages.add_file("downloads/catalog.json", lambda: to_json(catalog_data(catalog)))
+    pages.add_file("downloads/catalog.json", partial(_catalog_json, catalog, memo, digests))
     pages.add_file("downloads/lock-matrix.csv", lambda: lock_matrix_csv(catalog))
     pages.add_file("downloads/openapi.yaml", lambda: to_yaml(openapi_data(catalog)))
     for schema in sorted(DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")):  # the downloads' contracts, as kept
         pages.add_file(f"downloads/{schema.name}", partial(schema.read_text, encoding="utf-8"), keyed=False)
     return pages
+
+
+_VERSIONS_EMPTY = '\n  "versions": []'
+"""catalog.json's versions with no label in them: a line of the top-level mapping (no text holds a raw newline)."""
+
+
+def _catalog_json(catalog: Catalog, memo: PageMemo | None, digests: _Digests | None) -> str:
+    """`to_json(catalog_data(catalog))`. Keyed, each label's part of the text (most of it: every lock value)
+    is taken from the memo when the skeleton and that label's values are unchanged: pretty-printed JSON nests
+    a value's text as it stands alone, each line indented further (text never holds a raw newline)."""
+    data = catalog_data(catalog)
+    versions = data.get("versions")
+    if memo is None or digests is None or not isinstance(versions, list) or len(versions) != len(catalog.versions):
+        return to_json(data)
+    head = to_json({**data, "versions": []})
+    if not versions or head.count(_VERSIONS_EMPTY) != 1:
+        return to_json(data)
+    kept: dict[bytes, str] = {}
+    parts = []
+    for version, values in zip(versions, digests.version_values):
+        key = _digest("catalog.json", digests.skeleton, values, version.get("label", ""))
+        text = memo.json_versions.get(key)
+        if text is None:
+            text = to_json(version)[:-1].replace("\n", "\n    ")
+        kept[key] = text
+        parts.append("\n    " + text)
+    memo.json_versions = kept
+    return head.replace(_VERSIONS_EMPTY, '\n  "versions": [' + ",".join(parts) + "\n  ]")
 
 
 def _compare_context(comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]], i: int,
