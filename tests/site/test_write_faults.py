@@ -697,3 +697,28 @@ def test_a_render_killed_mid_swap_then_mkdocs_build_publishes_the_new_site_whole
         assert (docs / rel).read_text(encoding="utf-8") == page, f"{rel} is not the changed catalogue's page"
     built = {p.relative_to(project / "site").as_posix() for p in (project / "site").rglob("index.html")}
     assert "operations/index.html" in built
+
+
+def test_a_repeated_write_of_the_same_texts_reads_no_file_and_still_sees_edits(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # The preview writes the same page texts again and again: a file this process wrote with the same text,
+    # untouched since, is not read again. A file changed behind its back still is, and is written back.
+    from catalog_docs.site.write import write_output
+
+    out = tmp_path / "docs"
+    files = {f"pages/p{i}.md": f"page {i}\n" * 50 for i in range(20)}
+    assert len(write_output(files, out).written) == 20
+    reads: list[str] = []
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes",
+                        lambda self: (reads.append(self.name) if self.suffix == ".md" else None) or real(self))
+    again = write_output(files, out)
+    assert (again.written, again.unchanged, reads) == ((), 20, [])
+    (out / "pages/p3.md").write_text("edited by hand, longer than before\n", encoding="utf-8")
+    fixed = write_output(files, out)
+    assert fixed.written == ("pages/p3.md",) and (out / "pages/p3.md").read_text(encoding="utf-8") == files["pages/p3.md"]
+    assert reads == ["p3.md"]
+    # Equal texts that are other objects are read and compared as before: nothing to write.
+    reads.clear()
+    copies = {rel: "".join(list(text)) for rel, text in files.items()}
+    assert write_output(copies, out).written == () and len(reads) == 20

@@ -197,8 +197,11 @@ class _Plan:
     """Stale files that exist, with the digest they must still have (None: written before digests)."""
 
 
-def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: dict[str, str]) -> _Plan:
-    """Check every generated and stale path before anything is written; what to write and to remove."""
+def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: dict[str, str],
+          known: frozenset[str] = frozenset()) -> _Plan:
+    """Check every generated and stale path before anything is written; what to write and to remove.
+    `known`: files this process wrote with the same text, whose size, modification time and inode are still
+    what they were after that write (`_Written`): unchanged without reading them again."""
     conflicts: list[str] = []
     unsafe: list[str] = []
     folder_kind: dict[str, str] = {"": "dir"}
@@ -221,6 +224,9 @@ def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: di
         return True
 
     changed, unchanged = [], []
+    for rel in sorted(known):
+        if folders_ok(rel):
+            (unchanged if rel in owned else conflicts).append(rel)
     for rel, data in encoded.items():
         target = _safe_target(out_dir, rel)
         if not folders_ok(rel):
@@ -244,7 +250,7 @@ def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: di
             (unchanged if same else changed).append(rel)
     stale: dict[str, str | None] = {}
     edited: list[str] = []
-    for rel in sorted(owned - set(encoded)):
+    for rel in sorted(owned - set(encoded) - known):
         target = _safe_target(out_dir, rel)
         if not folders_ok(rel):
             continue
@@ -278,7 +284,7 @@ def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: di
             + ", ".join(str(out_dir / e) for e in edited)
             + "; catalog-docs removes only what it wrote: move or delete them"
         )
-    strays = sorted(set(_strays(out_dir, encoded, owned)))
+    strays = sorted(set(_strays(out_dir, set(encoded) | known, owned)))
     if strays:
         # A page inside a generated folder would pass for a generated page (and .gitignore hides it).
         raise CatalogDocsError(
@@ -289,7 +295,7 @@ def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: di
     return _Plan(changed=tuple(changed), unchanged=tuple(unchanged), stale=stale)
 
 
-def _strays(out_dir: Path, encoded: dict[str, bytes], owned: set[str]) -> Iterator[str]:
+def _strays(out_dir: Path, encoded: set[str], owned: set[str]) -> Iterator[str]:
     """Files, links and special files that catalog-docs did not write, inside a sub-folder it writes into
     (hidden ones aside, as mkdocs skips them too). Symbolic links to folders are listed, never followed."""
     folders = {posixpath.dirname(rel) for rel in encoded} - {""}
@@ -359,30 +365,77 @@ def _replace_manifest_only(out_dir: Path, text: str) -> None:
 
 
 @paused_gc()
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """A file as this process last wrote (or found) it: the text object, its digest, and the file's stat."""
+
+    text: str
+    digest: str
+    stat: tuple[int, int, int, int]
+
+
+_WRITTEN: dict[str, dict[str, _Written]] = {}
+"""Per output folder (resolved): what this process wrote there last. A preview renders the same folder
+again and again with mostly the same page texts (the render reuses them); a file whose text is the same
+object and whose stat is unchanged since is not read, encoded and hashed again."""
+
+
+def _stat_key(st: os.stat_result | None) -> tuple[int, int, int, int] | None:
+    if st is None or not stat.S_ISREG(st.st_mode):
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev)
+
+
+def _known(out_dir: Path, files: dict[str, str]) -> dict[str, _Written]:
+    """The files of `files` this process wrote last with the very same text, untouched since. The record is
+    taken out: only a write that completes puts one back."""
+    last = _WRITTEN.pop(str(out_dir.resolve()), {})
+    out = {}
+    for rel, text in files.items():
+        w = last.get(rel)
+        if w is not None and w.text is text and _stat_key(_stat_or_none(out_dir / rel)) == w.stat:
+            out[rel] = w
+    return out
+
+
+def _remember(out_dir: Path, files: dict[str, str], digests: dict[str, str],
+              stats: dict[str, os.stat_result | None]) -> None:
+    written = {}
+    for rel, text in files.items():
+        key = _stat_key(stats.get(rel))
+        if key is not None:
+            written[rel] = _Written(text=text, digest=digests[rel], stat=key)
+    _WRITTEN[str(out_dir.resolve())] = written
+
+
 def write_output(files: dict[str, str], out_dir: Path, *, inputs: str | None = None) -> WriteResult:
     """Write generated files into out_dir: only changed ones, staged and journalled first, never over a
     hand-written file. With `inputs` (the render's input fingerprint) the manifest records the fingerprint
     that lets `incremental` skip the next render when nothing changed."""
-    encoded = {rel: text.encode("utf-8") for rel, text in files.items()}
-    for rel in encoded:
+    for rel in files:
         _safe_target(out_dir, rel)
     with _locked(out_dir):
         _recover_locked(out_dir)
         owned, old_digests = _read_manifest(out_dir)
-        plan = _plan(out_dir, encoded, owned, old_digests)
-        new_digests = {rel: digest(data) for rel, data in encoded.items()}
+        known = {rel: w for rel, w in _known(out_dir, files).items() if old_digests.get(rel) == w.digest}
+        encoded = {rel: text.encode("utf-8") for rel, text in files.items() if rel not in known}
+        plan = _plan(out_dir, encoded, owned, old_digests, frozenset(known))
+        new_digests = {rel: known[rel].digest if rel in known else digest(encoded[rel]) for rel in files}
+        final_stats: dict[str, os.stat_result | None] = {}
 
         def manifest_for(stats: dict[str, os.stat_result | None]) -> str:
+            final_stats.update(stats)
             fingerprint = None
             if inputs is not None:
                 fingerprint = {"inputs": inputs, "outputs": _signature(stats)}
             return _manifest_text(new_digests, fingerprint)
 
         if not plan.changed and not plan.stale:
-            text = manifest_for({rel: _stat_or_none(out_dir / rel) for rel in encoded})
+            text = manifest_for({rel: _stat_or_none(out_dir / rel) for rel in files})
             if _read_text(out_dir / MANIFEST) != text:
                 _replace_manifest_only(out_dir, text)
-            return WriteResult(written=(), unchanged=len(encoded), removed=())
+            _remember(out_dir, files, new_digests, final_stats)
+            return WriteResult(written=(), unchanged=len(files), removed=())
 
         staging = _make_staging(out_dir)
         try:
@@ -396,6 +449,7 @@ def write_output(files: dict[str, str], out_dir: Path, *, inputs: str | None = N
             rolled_back = not (out_dir / JOURNAL).exists()
             raise _fault("write", exc.filename, exc, untouched=rolled_back) from None
         _finish(out_dir, staging, journal)
+        _remember(out_dir, files, new_digests, final_stats)
         return WriteResult(written=plan.changed, unchanged=len(plan.unchanged), removed=tuple(plan.stale))
 
 
