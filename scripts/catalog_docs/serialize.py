@@ -98,6 +98,18 @@ def to_yaml(data: Any) -> str:
     return "".join(out)
 
 
+def to_yaml_plain(data: dict[str, Any], indent: str = "") -> str | None:
+    """The block-style text `to_yaml` writes for a non-empty mapping, each line after `indent`: what the same
+    mapping reads as when nested at that depth of a larger document. None when `to_yaml` would hand the data
+    to PyYAML instead (then no part of a document holding it can be spliced from these texts)."""
+    out: list[str] = []
+    try:
+        _yaml_map(data, indent, out)
+    except _NotPlain:
+        return None
+    return "".join(out)
+
+
 _YAML_PLAIN = re.compile(r"[A-Za-z_/§][A-Za-z0-9_ ./()§-]*").fullmatch
 """Text that YAML reads as text when written plain: no indicator characters (`:`, `#`, quotes,
 brackets...), not starting with a digit or `.`, and not ending in a space."""

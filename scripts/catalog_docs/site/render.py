@@ -31,7 +31,7 @@ from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import do_url, finalize, front_matter, md_escape
 from catalog_docs.compare.formats import groups as change_groups, summary_rows
 from catalog_docs.downloads.export import catalog_data, lock_matrix_csv, openapi_data
-from catalog_docs.serialize import to_json, to_yaml
+from catalog_docs.serialize import to_json, to_yaml, to_yaml_plain
 from catalog_docs.catalog.gcpause import paused_gc
 from catalog_docs.site.fences import html_block
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
@@ -220,6 +220,8 @@ class PageMemo:
         self.comparisons: dict[bytes, Comparison] = {}
         self.json_versions: dict[bytes, str] = {}
         """catalog.json's text of each label (see _catalog_json), under its key."""
+        self.openapi_paths: dict[bytes, str] = {}
+        """openapi.yaml's text of each path item (see _openapi_yaml), under its key."""
         self.reused = 0
         self.produced = 0
 
@@ -462,7 +464,7 @@ def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo 
         "max_values": PAGE_CELLS, "lock_values": LOCK_VALUES, "marker_citation": MARKER_CITATION})
     pages.add_file("downloads/catalog.json", partial(_catalog_json, catalog, memo, digests))
     pages.add_file("downloads/lock-matrix.csv", lambda: lock_matrix_csv(catalog))
-    pages.add_file("downloads/openapi.yaml", lambda: to_yaml(openapi_data(catalog)))
+    pages.add_file("downloads/openapi.yaml", partial(_openapi_yaml, catalog, memo, digests, column_values))
     for schema in sorted(DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")):  # the downloads' contracts, as kept
         pages.add_file(f"downloads/{schema.name}", partial(schema.read_text, encoding="utf-8"), keyed=False)
     return pages
@@ -494,6 +496,39 @@ def _catalog_json(catalog: Catalog, memo: PageMemo | None, digests: _Digests | N
         parts.append("\n    " + text)
     memo.json_versions = kept
     return head.replace(_VERSIONS_EMPTY, '\n  "versions": [' + ",".join(parts) + "\n  ]")
+
+
+_PATHS_EMPTY = "\npaths: {}\n"
+"""openapi.yaml's paths with no path in them: a line of the top-level mapping."""
+
+
+def _openapi_yaml(catalog: Catalog, memo: PageMemo | None, digests: _Digests | None,
+                  column_values: list[tuple[str, ...]]) -> str:
+    """`to_yaml(openapi_data(catalog))`. Keyed, each path's part of the text is taken from the memo when the
+    skeleton and that listing entry's values are unchanged (a path item shows its entry's values and, through
+    the skeleton, everything else it names): block-style YAML writes a nested mapping as it writes it alone,
+    at a deeper indent (`serialize.to_yaml_plain`)."""
+    data = openapi_data(catalog)
+    paths = data.get("paths")
+    if memo is None or digests is None or not isinstance(paths, dict) or not paths:
+        return to_yaml(data)
+    head = to_yaml_plain({**data, "paths": {}})
+    if head is None or ("\n" + head).count(_PATHS_EMPTY) != 1:
+        return to_yaml(data)
+    rows = {e.path: column_values[i] for i, e in enumerate(catalog.entries) if e.path is not None}
+    kept: dict[bytes, str] = {}
+    parts = []
+    for path, item in paths.items():
+        key = _digest("openapi.yaml", digests.skeleton, _rows_digest([rows[path]]), path)
+        text = memo.openapi_paths.get(key)
+        if text is None:
+            text = to_yaml_plain({path: item}, "  ")
+            if text is None:
+                return to_yaml(data)
+        kept[key] = text
+        parts.append(text)
+    memo.openapi_paths = kept
+    return ("\n" + head).replace(_PATHS_EMPTY, "\npaths:\n" + "".join(parts), 1)[1:]
 
 
 def _compare_context(comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]], i: int,
