@@ -49,13 +49,6 @@ CHANGE_KINDS: tuple[ChangeKind, ...] = ChangeKind.__args__  # type: ignore[attr-
 VALUE_KINDS: tuple[ChangeKind, ...] = ("value-changed", "value-added", "value-removed")
 
 ComparisonMode = Literal["labels", "plans", "revisions"]
-EntryField = Literal["position", "path", "area", "version_marker", "source", "not_shown"]
-NotShownField = Literal["topic", "detail", "section", "scope", "entries"]
-LabelField = Literal["order", "plan_table", "value_column", "plan_table_source", "source"]
-PlanField = Literal["order", "source"]
-ServiceField = Literal["name", "summary", "source", "base_url_source", "lock_values_source", "plan_entries",
-                       "plan_entry_order"]
-AreaField = Literal["order", "name", "source"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,10 +125,6 @@ def facts(obj: Any, order: int | None = None) -> dict[str, object]:
     return out
 
 
-def _differing(before: dict[str, object], after: dict[str, object]) -> tuple[str, ...]:
-    return tuple(f for f in after if before.get(f) != after[f])
-
-
 def _whole(before: dict[str, object] | None, after: dict[str, object] | None) -> dict[str, Any]:
     """`fields` and `values` of an added (before None) or removed (after None) thing: every fact it has, with
     None on the side without it."""
@@ -143,12 +132,6 @@ def _whole(before: dict[str, object] | None, after: dict[str, object] | None) ->
     return {"fields": names, "values": tuple(
         FieldChange(field=f, before=None if before is None else before[f], after=None if after is None else after[f])
         for f in names)}
-
-
-def _changed(before: dict[str, object], after: dict[str, object]) -> dict[str, Any]:
-    """`fields` and `values` of a thing on both sides: the facts that differ, each with its two values."""
-    names = _differing(before, after)
-    return {"fields": names, "values": _values(names, before, after)}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -469,10 +452,10 @@ def _kept(kind: ChangeKind, before: Place, after: Place, old_facts: dict[str, ob
     """The `-changed` record of a thing on both sides, or None when no fact differs. `order` (its place among
     its kind, from 1) counts as changed only when the thing moved among the things on both sides (`_moved`),
     not when one before it was added or removed."""
+    names = tuple(f for f in new_facts if old_facts.get(f) != new_facts[f])
     if old_order is not None:
         old_facts, new_facts = {"order": old_order, **old_facts}, {"order": new_order, **new_facts}
-    names = tuple(f for f in new_facts if f == "order" and old_order is not None or f != "order"
-                  and old_facts.get(f) != new_facts[f])
+        names = ("order", *names)
     if not names:
         return None
     return Change(kind=kind, before=before, after=after, fields=names, values=_values(names, old_facts, new_facts))
