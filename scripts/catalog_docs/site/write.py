@@ -364,7 +364,6 @@ def _replace_manifest_only(out_dir: Path, text: str) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-@paused_gc()
 @dataclass(frozen=True, slots=True)
 class _Written:
     """A file as this process last wrote (or found) it: the text object, its digest, and the file's stat."""
@@ -408,6 +407,7 @@ def _remember(out_dir: Path, files: dict[str, str], digests: dict[str, str],
     _WRITTEN[str(out_dir.resolve())] = written
 
 
+@paused_gc()
 def write_output(files: dict[str, str], out_dir: Path, *, inputs: str | None = None) -> WriteResult:
     """Write generated files into out_dir: only changed ones, staged and journalled first, never over a
     hand-written file. With `inputs` (the render's input fingerprint) the manifest records the fingerprint
