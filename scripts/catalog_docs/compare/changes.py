@@ -86,10 +86,6 @@ def _values(fields: tuple[str, ...], before: dict[str, object], after: dict[str,
     return tuple(FieldChange(field=f, before=before[f], after=after[f]) for f in fields)
 
 
-def _order(items: list[str], item: str) -> int | None:
-    return items.index(item) + 1 if item in items else None
-
-
 # ---- facts: every field of a model object, as the diff carries it -----------------------------------------
 # A record carries the facts of what it is about as plain JSON values. They are read off the model's own
 # fields, so a field added to the model is carried without a change here. Left out, each for a reason:
@@ -129,9 +125,8 @@ def _whole(before: dict[str, object] | None, after: dict[str, object] | None) ->
     """`fields` and `values` of an added (before None) or removed (after None) thing: every fact it has, with
     None on the side without it."""
     names = tuple(after or before or {})
-    return {"fields": names, "values": tuple(
-        FieldChange(field=f, before=None if before is None else before[f], after=None if after is None else after[f])
-        for f in names)}
+    missing = dict.fromkeys(names)
+    return {"fields": names, "values": _values(names, before or missing, after or missing)}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
