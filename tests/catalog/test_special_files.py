@@ -211,7 +211,7 @@ def test_a_folder_that_is_no_catalogue_is_not_walked(tmp_path: Path, monkeypatch
     for i in range(50):
         (tree / f"pkg{i}" / "doc").mkdir(parents=True)
         (tree / f"pkg{i}" / "doc" / "README").write_text("x", encoding="utf-8")
-    monkeypatch.setattr(incremental, "input_fingerprint", lambda _: pytest.fail("hashed a folder with no catalogue"))
+    monkeypatch.setattr(incremental, "input_fingerprint", lambda *_: pytest.fail("hashed a folder with no catalogue"))
     with pytest.raises(CatalogInvalid) as info:
         render_if_changed(tree, tmp_path / "docs")
     assert "expected the file service.yaml, found no such file" in info.value.report()

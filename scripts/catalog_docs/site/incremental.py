@@ -49,12 +49,13 @@ def _file_digest(path: Path) -> bytes:
         os.close(fd)
 
 
-def input_fingerprint(catalog_dir: Path) -> str:
+def input_fingerprint(catalog_dir: Path, code: bytes | None = None) -> str:
     """A hash of every input of a render: the catalogue entries the loader reads (each with its kind, so a
-    dangling link or a pipe counts), schemas, package code and templates."""
+    dangling link or a pipe counts), schemas, package code and templates (`code`: code_digest(), when the
+    caller has it already)."""
     digest = hashlib.sha256()
     digest.update(_catalogue_digest(catalog_dir))
-    digest.update(code_digest())
+    digest.update(code_digest() if code is None else code)
     return digest.hexdigest()
 
 
@@ -178,7 +179,7 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
         return render(load_catalog(catalog_dir), out_dir, directory_urls=directory_urls)  # reports the missing folder
     try:
         code = code_digest()
-        inputs = hashlib.sha256(_catalogue_digest(catalog_dir) + code).hexdigest() + ("" if directory_urls else ":flat-urls")
+        inputs = input_fingerprint(catalog_dir, code) + ("" if directory_urls else ":flat-urls")
     except OSError as exc:
         raise CatalogDocsError(f"cannot read {exc.filename}: {exc.strerror}") from exc
     recover(out_dir)  # an interrupted render is completed before its pages are trusted
