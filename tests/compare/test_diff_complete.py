@@ -209,3 +209,22 @@ def test_an_entry_moved_to_another_area_names_both_areas_and_sides_read_as_place
             "Fake refunds (fake-refunds).") in text
     assert "(not listed under it in the working tree; was place among plan entries 2; source §8)" in text
     assert "at working tree" not in text
+
+
+def test_the_sites_compare_pages_give_a_listings_facts_as_the_records_do() -> None:
+    # The site's comparison of consecutive labels shows what its plan-added and plan-removed records hold.
+    from catalog_docs.compare.changes import Side, compare_sides
+    from catalog_docs.site.render import render_pages
+
+    catalog = load_catalog(FIXTURE_CATALOG)
+    pages = render_pages(catalog)
+    checked = 0
+    for a, b in zip(catalog.versions, catalog.versions[1:]):
+        page = pages[f"compare/{a.slug}...{b.slug}.md"]
+        for c in compare_sides(catalog, Side(label=a.label), Side(label=b.label)).changes:
+            if c.kind in ("plan-added", "plan-removed"):
+                side = "after" if c.kind == "plan-added" else "before"
+                facts = {v.field: getattr(v, side) for v in c.values}
+                assert f"(place among plan entries {facts['order']}; source [{facts['source']}](" in page
+                checked += 1
+    assert checked >= 2
