@@ -16,36 +16,31 @@ import stat
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Iterator, Literal
 
 import yaml
 
 from catalog_docs.errors import Problem
+from catalog_docs.catalog.fastparse import quick_parse
 from catalog_docs.catalog.files import MAX_BYTES
+from catalog_docs.catalog.nodes import (  # noqa: F401 - BAD_* and Yaml11Value are named here by tests
+    BAD_CHAR as _BAD_CHAR,
+    BAD_KEY_CHAR as _BAD_KEY_CHAR,
+    BAD_QUOTED_CHAR as _BAD_QUOTED_CHAR,
+    CONSTRUCTOR as _constructor,
+    MAX_DEPTH,
+    MAX_DIGITS,
+    RESOLVER as _resolver,
+    STR_TAG as _STR,
+    KeyPath,
+    Node,
+    Yaml11Value,
+)
 
 try:  # the C parser is much faster; the pure-Python one behaves the same
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
-
-
-MAX_DEPTH = 5
-"""The deepest nesting the format needs (version file: plans > plan > values > value)."""
-
-_STR = "tag:yaml.org,2002:str"
-_resolver = yaml.resolver.Resolver()
-_constructor = yaml.constructor.SafeConstructor()
-_TAG_NAMES = {
-    "tag:yaml.org,2002:bool": "a YAML 1.1 boolean",
-    "tag:yaml.org,2002:int": "a YAML 1.1 integer",
-    "tag:yaml.org,2002:float": "a YAML 1.1 float",
-    "tag:yaml.org,2002:null": "null",
-    "tag:yaml.org,2002:timestamp": "a YAML 1.1 date",
-    "tag:yaml.org,2002:merge": "a merge key",
-    "tag:yaml.org,2002:value": "a YAML value key",
-}
-MAX_DIGITS = 100
-"""The longest whole number the loader converts (positions have a few digits; Python refuses over 4,300)."""
 
 SKIP_DEPTH = 64
 """Past MAX_DEPTH the loader skips a value's contents; nesting deeper than this stops the file's parse.
@@ -58,24 +53,6 @@ PROBLEMS_PER_FILE = 200
 LOCATE_WHOLE = 64 * 1024
 """A refused text up to this many characters is parsed whole to name its problems' values."""
 
-_PLANE_ENDS = "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 15))
-_REFUSED_CHARS = (
-    "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"  # C0 and C1 controls except tab, newline, carriage return
-    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2028-\u202e"
-    "\u2060-\u206f\ufeff\ufff0-\ufffb"  # format characters: zero-width, bidirectional, soft hyphen, ...
-    "\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u2800\u3164\ufe00-\ufe0f\uffa0"  # blank-looking
-    "\ud800-\udfff\ue000-\uf8ff\ufdd0-\ufdef\ufffe\uffff"  # surrogates, private use, non-characters
-    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
-    "\U000e0000-\U000e0fff\U000f0000-\U0010ffff" + _PLANE_ENDS  # tags, variation selectors, private use
-)
-_BAD_CHAR = re.compile(f"[{_REFUSED_CHARS}]")
-"""Characters catalogue text never holds, however written (raw or as an escape in a double-quoted string):
-controls, bidirectional and invisible format characters, the tag block, variation selectors, Hangul fillers
-and other letters that show as blank, surrogates, private-use and non-characters. Text must read as it shows."""
-_BAD_QUOTED_CHAR = re.compile(f"[{_REFUSED_CHARS}\\r]")
-"""In a double-quoted text also a carriage return, which only an escape can put there."""
-_BAD_KEY_CHAR = re.compile(f"[{_REFUSED_CHARS}\t\n\r\x85\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
-"""In keys also every white space but the plain space: a key is a name, matched exactly."""
 _CATEGORY_WORDS = {"Cc": "control character", "Cf": "invisible format character", "Cs": "lone surrogate",
                    "Co": "private-use character", "Cn": "unassigned code point", "Zl": "line separator",
                    "Zp": "paragraph separator", "Zs": "space other than U+0020"}
@@ -89,61 +66,16 @@ def char_name(ch: str) -> str:
 
 
 _TAB_INDENT = re.compile(r"^[ ]*\t", re.M)
+_MAYBE_BAD = re.compile("[^\t\n\r\x20-\x7e]")
+"""Every character but printable ASCII, tab and line ends: where a refused character can be. Catalogue text is
+nearly all ASCII, and this is a much quicker scan than testing each character against the whole refused set."""
 
 
-KeyPath = tuple["str | int", ...]
-"""Where a value sits inside its file: mapping keys and (0-based) list indexes, outermost first."""
-
-
-class Yaml11Value:
-    """A plain scalar YAML 1.1 would turn into something JSON has no type for, or that no catalogue field holds
-    (dates, floats, octal, hex or base-60 numbers). It equals nothing and matches no schema type, so the
-    schema reports it with its raw text instead of the catalogue silently holding a float or a date."""
-
-    __slots__ = ("raw",)
-
-    def __init__(self, raw: str) -> None:
-        self.raw = raw
-
-    def __repr__(self) -> str:
-        return self.raw
-
-
-@dataclass(slots=True)
-class Node:
-    """A value from a YAML file with the place it was written."""
-
-    kind: Literal["map", "seq", "scalar"]
-    value: Any
-    line: int
-    column: int
-    raw: str | None = None
-    tag: str | None = None
-    key_marks: dict[str, tuple[int, int]] = field(default_factory=dict)
-    refused: bool = False
-    """The loader already reported this node (alias, tag, merge key, nesting): later stages stay quiet about it."""
-
-    def plain(self) -> Any:
-        """The node as plain Python data (dict, list, str, int, ...) for schema validation."""
-        if self.kind == "map":
-            return {k: v.plain() for k, v in self.value.items()}
-        if self.kind == "seq":
-            return [v.plain() for v in self.value]
-        return self.value
-
-    def describe(self) -> str:
-        """How the node reads in an error message."""
-        if self.kind == "map":
-            return "a mapping"
-        if self.kind == "seq":
-            return "a list"
-        if self.tag == "tag:yaml.org,2002:null" and not self.raw:
-            return "nothing"
-        if self.tag == _STR:
-            return f"the text {self.raw!r}" if len(self.raw or "") <= 60 else f"a text of {len(self.raw or '')} characters"
-        raw = self.raw or ""
-        shown = raw if len(raw) <= 60 else f"{raw[:40]}... ({len(raw)} characters)"
-        return f"{_TAG_NAMES.get(self.tag or '', 'a value')} `{shown}`"
+def _bad_chars(text: str) -> Iterator[re.Match[str]]:
+    """`_BAD_CHAR.finditer(text)`, testing only the characters _MAYBE_BAD finds."""
+    for maybe in _MAYBE_BAD.finditer(text):
+        if (bad := _BAD_CHAR.match(text, maybe.start())) is not None:
+            yield bad
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -242,13 +174,16 @@ def _decoded(data: bytes, name: str) -> tuple[str | None, list[tuple[Problem, in
         problem = _problem(name, line, column, "UTF-8 text", f"the byte 0x{data[exc.start]:02x}", "save the file as UTF-8")
         return None, [(problem, len(prefix.decode("utf-8", "replace")))], data.decode("utf-8", "replace")
     problems: list[tuple[Problem, int | None]] = []
-    lines = _LineIndex(text)
+    lines = None
     for pattern, describe in (
         (_BAD_CHAR, lambda m: ("visible text", char_name(m.group()),
                                "remove the control or invisible formatting character")),
         (_TAB_INDENT, lambda m: ("indentation with spaces", "a tab", "YAML forbids tabs in indentation")),
     ):
-        found = pattern.finditer(text)
+        if pattern is _TAB_INDENT and "\t" not in text:
+            continue
+        lines = lines or _LineIndex(text)
+        found = _bad_chars(text) if pattern is _BAD_CHAR else pattern.finditer(text)
         for count, m in enumerate(found):
             at = m.end() - 1 if pattern is _TAB_INDENT else m.start()
             line, column = lines.line_col(at)
@@ -534,6 +469,14 @@ def _build_document(builder: _Builder, events: Any) -> tuple[Node | None, int]:
 
 def parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem, KeyPath | None]]]:
     """Parse one YAML document into marked nodes."""
+    root = quick_parse(text, _Loader)
+    if root is not None:  # nothing in it to report: the tree the checks below would build
+        return root, []
+    return checked_parse(text, name)
+
+
+def checked_parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem, KeyPath | None]]]:
+    """`parse` with every check: each event looked at, each scalar's place kept to name it in a message."""
     builder = _Builder(name)
     try:
         root, documents = _parse_with(builder, text)
