@@ -566,22 +566,26 @@ class _SharedCounter:
         self._memory = mmap.mmap(-1, 8)
         self._lock = multiprocessing.get_context("fork").Lock()
 
-    def take(self, count: int) -> int:
-        """Reserve the next `count` job numbers; the first of them."""
+    def take(self, single: int) -> tuple[int, int]:
+        """Reserve the next job numbers: one at a time below `single` (the downloads, each a large share of the
+        work, so the two processes share them out), `_TAKE` at a time after. The first of them, and how many."""
         with self._lock:
             start = int.from_bytes(self._memory[:8], "little")
+            count = 1 if start < single else _TAKE
             self._memory[:8] = (start + count).to_bytes(8, "little")
-        return start
+        return start, count
 
 
 _TAKE = 8
-"""Jobs taken at a time from the shared counter."""
+"""Jobs taken at a time from the shared counter once the downloads are taken."""
 
 
 def _produce_shared(jobs: list[_Job], counter: _SharedCounter) -> dict[str, str]:
     out = {}
-    while (start := counter.take(_TAKE)) < len(jobs):
-        for job in jobs[start:start + _TAKE]:
+    single = sum(1 for job in jobs if job.kind == "download")
+    while (taken := counter.take(single))[0] < len(jobs):
+        start, count = taken
+        for job in jobs[start:start + count]:
             out[job.path] = job.produce()
     return out
 
