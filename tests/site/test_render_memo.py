@@ -209,3 +209,33 @@ def test_catalog_json_from_parts_is_the_whole_text(tmp_path: Path) -> None:
             write_docs(docs, folder)
         catalog = load_catalog(folder)
         assert _catalog_json(catalog, memo, _Digests(catalog, True)) == to_json(catalog_data(catalog)), edit
+
+
+@pytest.mark.parametrize("start", ["render in one process", "render in two processes", "pages on disk"])
+def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         start: str) -> None:
+    """After a keyed render, wherever its downloads were produced (this process, the forked child), or after a
+    preview start that took the pages on disk, the memo holds each label's part of catalog.json and each path
+    item of openapi.yaml: one edited value then builds the document's head and one path item, not all."""
+    from catalog_docs.site import render as render_module
+
+    folder = _synth(tmp_path, 300)
+    memo, cache = PageMemo(), LoadCache()
+    if start == "pages on disk":
+        docs = tmp_path / "docs"
+        incremental.render_if_changed(folder, docs)
+        incremental.clear_reuse()
+        assert incremental.render_if_changed(folder, docs, keep_warm=True) is None
+        memo, cache = incremental._reuse.pages, incremental._reuse.load
+    else:
+        render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1 if "one" in start else 2)
+    catalog = load_catalog(folder)
+    assert len(memo.json_versions) == len(catalog.versions)
+    assert len(memo.openapi_paths) == sum(e.path is not None for e in catalog.entries)
+    _flip_one_value(folder, -1, 5)
+    made: list[object] = []
+    real = render_module.to_yaml_plain
+    monkeypatch.setattr(render_module, "to_yaml_plain", lambda *a, **k: made.append(a) or real(*a, **k))
+    _same_as_cold(folder, memo, cache)
+    assert len(made) == 2, "the head and the edited entry's path item"
+    incremental.clear_reuse()

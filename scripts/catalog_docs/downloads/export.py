@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Callable
 from typing import Any, Literal
 
 import yaml
@@ -137,9 +138,10 @@ def read_lock_matrix(text: str) -> dict[str, Any]:
     return {"entries": entries, "values": {k: tuple(v) for k, v in columns.items()}}
 
 
-def openapi_data(catalog: Catalog) -> dict[str, Any]:
-    """The OpenAPI 3.1 document of the listing (published as /downloads/openapi.yaml); see `openapi`."""
-    return openapi_document(catalog, CATALOG_FORMAT_VERSION)
+def openapi_data(catalog: Catalog, *, skip_path: Callable[[str], bool] | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the listing (published as /downloads/openapi.yaml); see `openapi`.
+    `skip_path`: see `openapi_document`."""
+    return openapi_document(catalog, CATALOG_FORMAT_VERSION, skip_path=skip_path)
 
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -160,9 +160,11 @@ def _info_description(catalog: Catalog, format_version: str) -> str:
     return "\n\n".join(parts)
 
 
-def openapi_document(catalog: Catalog, format_version: str) -> dict[str, Any]:
+def openapi_document(catalog: Catalog, format_version: str, *,
+                     skip_path: Callable[[str], bool] | None = None) -> dict[str, Any]:
     """An OpenAPI 3.1 document of the listing: one POST operation per path, with no request body, responses
-    or security, since the source shows none of them."""
+    or security, since the source shows none of them. A path for which `skip_path` is true keeps its place
+    in `paths` with None for its item (the preview splices in the item's text from its last render)."""
     area_tags = _area_tags(catalog)
     used: set[str | None] = set()
     paths: dict[str, Any] = {}
@@ -171,6 +173,9 @@ def openapi_document(catalog: Catalog, format_version: str) -> dict[str, Any]:
             continue
         tag = area_tags[e.area.id] if e.area is not None else NO_AREA_TAG
         used.add(e.area.id if e.area is not None else None)
+        if skip_path is not None and skip_path(e.path):
+            paths[e.path] = None
+            continue
         paths[e.path] = {"post": {
             "operationId": e.slug,
             "summary": f"POST {e.path}",

@@ -383,6 +383,11 @@ def remember_pages(catalog: Catalog, memo: PageMemo, read: Callable[[str, bytes]
     for job in planned.jobs:
         if job.key is not None and (text := read(job.path, job.key)) is not None:
             known[job.path] = (job.key, text)
+            if job.kind == "download":
+                # The memo also keeps the large downloads' parts (each label's share of catalog.json, each path
+                # item of openapi.yaml), which no file holds on its own: worked out now, so that the first edit
+                # reuses them as every later one does.
+                job.produce()
     memo.pages = known
     return len(known)
 
@@ -508,23 +513,24 @@ def _openapi_yaml(catalog: Catalog, memo: PageMemo | None, digests: _Digests | N
     skeleton and that listing entry's values are unchanged (a path item shows its entry's values and, through
     the skeleton, everything else it names): block-style YAML writes a nested mapping as it writes it alone,
     at a deeper indent (`serialize.to_yaml_plain`)."""
-    data = openapi_data(catalog)
+    if memo is None or digests is None:
+        return to_yaml(openapi_data(catalog))
+    keys = {e.path: _digest("openapi.yaml", digests.skeleton, _rows_digest([column_values[i]]), e.path)
+            for i, e in enumerate(catalog.entries) if e.path is not None}
+    known = memo.openapi_paths
+    # A path item whose text the memo holds is not even built (None in its place; no item is None otherwise).
+    data = openapi_data(catalog, skip_path=lambda path: keys[path] in known)
     paths = data.get("paths")
-    if memo is None or digests is None or not isinstance(paths, dict) or not paths:
-        return to_yaml(data)
-    head = to_yaml_plain({**data, "paths": {}})
+    head = to_yaml_plain({**data, "paths": {}}) if isinstance(paths, dict) and paths else None
     if head is None or ("\n" + head).count(_PATHS_EMPTY) != 1:
-        return to_yaml(data)
-    rows = {e.path: column_values[i] for i, e in enumerate(catalog.entries) if e.path is not None}
+        return to_yaml(openapi_data(catalog))
     kept: dict[bytes, str] = {}
     parts = []
     for path, item in paths.items():
-        key = _digest("openapi.yaml", digests.skeleton, _rows_digest([rows[path]]), path)
-        text = memo.openapi_paths.get(key)
+        key = keys[path]
+        text = known[key] if item is None else to_yaml_plain({path: item}, "  ")
         if text is None:
-            text = to_yaml_plain({path: item}, "  ")
-            if text is None:
-                return to_yaml(data)
+            return to_yaml(openapi_data(catalog))
         kept[key] = text
         parts.append(text)
     memo.openapi_paths = kept
@@ -590,9 +596,15 @@ def _produce_shared(jobs: list[_Job], counter: _SharedCounter) -> dict[str, str]
     return out
 
 
-def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo | None = None) -> dict[str, str]:
+_PARTS = ("json_versions", "openapi_paths")
+"""The PageMemo fields a download's producer replaces with the parts it made (see _catalog_json, _openapi_yaml)."""
+
+
+def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo | None = None,
+                parts: PageMemo | None = None) -> dict[str, str]:
     """Produce every job's text, {path: text} in job order. With `memo`, a job whose key is the one the memo
     holds for its path is not produced: its text is the memo's; the memo then holds this render's files.
+    `parts`: the memo the downloads' producers keep their parts in; those a forked child makes are sent back.
 
     With two workers, a forked child and this process take jobs in turn from a shared counter (the
     largest, the downloads, first) and the child sends its texts back through a pipe: it inherits the
@@ -601,7 +613,7 @@ def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo 
     if memo is not None:
         known = {job.path: memo.pages[job.path][1] for job in jobs
                  if job.key is not None and job.path in memo.pages and memo.pages[job.path][0] == job.key}
-        fresh = render_jobs([job for job in jobs if job.path not in known], workers=workers)
+        fresh = render_jobs([job for job in jobs if job.path not in known], workers=workers, parts=memo)
         out = {job.path: known[job.path] if job.path in known else fresh[job.path] for job in jobs}
         memo.pages = {job.path: (job.key, out[job.path]) for job in jobs if job.key is not None}
         memo.reused, memo.produced = len(known), len(fresh)
@@ -610,6 +622,7 @@ def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo 
         return _produce_all(jobs)
     order = sorted(jobs, key=lambda job: job.kind != "download")
     counter = _SharedCounter()
+    before = {name: getattr(parts, name) for name in _PARTS} if parts is not None else {}
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: produce, answer, and leave without running any of the parent's exit code
@@ -617,7 +630,9 @@ def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo 
         try:
             os.close(read_fd)
             try:
-                answer = pickle.dumps(("ok", _produce_shared(order, counter)), protocol=pickle.HIGHEST_PROTOCOL)
+                texts = _produce_shared(order, counter)
+                made = {name: getattr(parts, name) for name in before if getattr(parts, name) is not before[name]}
+                answer = pickle.dumps(("ok", (texts, made)), protocol=pickle.HIGHEST_PROTOCOL)
             except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
                 try:
                     answer = pickle.dumps(("error", exc), protocol=pickle.HIGHEST_PROTOCOL)
@@ -639,10 +654,13 @@ def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo 
     with os.fdopen(read_fd, "rb") as pipe:
         answer = pipe.read()
     os.waitpid(pid, 0)
-    status, theirs = pickle.loads(answer) if answer else ("lost", {})
+    status, theirs = pickle.loads(answer) if answer else ("lost", ({}, {}))
     if status == "error":
         raise theirs
-    out.update(theirs)
+    texts, made = theirs
+    out.update(texts)
+    for name, value in made.items():  # the parts of a download the child produced, kept for the next render
+        setattr(parts, name, value)
     missing = [job for job in jobs if job.path not in out]  # taken by a child that died
     out.update(_produce_all(missing))
     return {job.path: out[job.path] for job in jobs}
