@@ -160,3 +160,11 @@ def test_the_quick_character_scan_finds_what_the_whole_scan_finds(text: str) -> 
 def test_every_refused_character_is_a_candidate_of_the_quick_scan() -> None:
     missed = [hex(c) for c in range(0x110000) if _BAD_CHAR.match(chr(c)) and not _MAYBE_BAD.match(chr(c))]
     assert missed == []
+
+
+@pytest.mark.parametrize("text", ["a: {a: {a: {a: []}}}\n", "a: {a: {a: {a: {}}}}\n", "a: {a: {a: {a: [1]}}}\n",
+                                  "a: {a: {a: {a: {b: 1}}}}\n", "a:\n  b:\n    c:\n      d: []\n"])
+def test_nesting_at_the_limit(text: str) -> None:
+    """An empty mapping or list deeper than any catalogue value is taken as it is; one with contents is not."""
+    quick = _agree(text)
+    assert (quick is not None) == ("[]" in text or "{}" in text)

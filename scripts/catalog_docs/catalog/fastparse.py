@@ -103,10 +103,17 @@ def _scalar(ev: Any) -> Node:
 
 def _collection(get: Any, ev: Any, depth: int) -> Node:
     """The mapping or list `ev` starts, at nesting `depth` (the document's top is 1)."""
-    if ev.anchor is not None or ev.tag is not None or depth >= MAX_DEPTH:
+    if ev.anchor is not None or ev.tag is not None:
         raise _Unusual
     mark = ev.start_mark
     inner = depth + 1
+    if depth >= MAX_DEPTH:  # deeper than any catalogue value: only an empty mapping or list is taken as it is
+        empty = type(get())
+        if type(ev) is _SeqStart and empty is _SeqEnd:
+            return Node("seq", [], mark.line + 1, mark.column + 1)
+        if type(ev) is _MapStart and empty is _MapEnd:
+            return Node("map", {}, mark.line + 1, mark.column + 1)
+        raise _Unusual
     if type(ev) is _SeqStart:
         items: list[Node] = []
         node = Node("seq", items, mark.line + 1, mark.column + 1)
