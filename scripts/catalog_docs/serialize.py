@@ -50,26 +50,35 @@ def _pretty(value: Any, newline: str, out: list[str]) -> None:
             return
         inner = newline + "  "
         sep = "{" + inner
+        append = out.append
         for key, item in value.items():
             if type(key) is not str:
                 raise _NotPlain
-            out.append(sep)
-            out.append(_encode_str(key))
-            out.append(": ")
-            _pretty(item, inner, out)
+            kind = type(item)
+            if kind is str:  # most values: written here, without a call per value
+                append(f"{sep}{_encode_str(key)}: {_encode_str(item)}")
+            elif kind is int:
+                append(f"{sep}{_encode_str(key)}: {int.__repr__(item)}")
+            else:
+                append(f"{sep}{_encode_str(key)}: ")
+                _pretty(item, inner, out)
             sep = "," + inner
-        out.append(newline + "}")
+        append(newline + "}")
     elif kind is list or kind is tuple:
         if not value:
             out.append("[]")
             return
         inner = newline + "  "
         sep = "[" + inner
+        append = out.append
         for item in value:
-            out.append(sep)
-            _pretty(item, inner, out)
+            if type(item) is str:
+                append(sep + _encode_str(item))
+            else:
+                append(sep)
+                _pretty(item, inner, out)
             sep = "," + inner
-        out.append(newline + "]")
+        append(newline + "]")
     else:  # floats, subclasses and anything else: let json decide
         raise _NotPlain
 
@@ -120,14 +129,28 @@ _YAML_UNPRINTABLE = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-
 ones and the line breaks U+0085, U+2028 and U+2029, which YAML folds (JSON escapes only those below U+0020)."""
 
 
+_YAML_TEXTS: dict[str, str] = {}
+"""Text -> how it is written as a YAML scalar, for the short texts that repeat (labels, plan entries, lock
+values, keys): one lookup instead of the checks below."""
+
+
 def _yaml_scalar(value: Any) -> str:
     kind = type(value)
     if kind is str:
+        known = _YAML_TEXTS.get(value)
+        if known is not None:
+            return known
         if _YAML_PLAIN(value) and not value.endswith(" ") and value.lower() not in _YAML_WORDS:
-            return value
-        if _YAML_UNPRINTABLE(value):
+            known = value
+        elif _YAML_UNPRINTABLE(value):
             raise _NotPlain
-        return _encode_str(value)  # a JSON string is a YAML double-quoted scalar
+        else:
+            known = _encode_str(value)  # a JSON string is a YAML double-quoted scalar
+        if len(value) <= 64:
+            if len(_YAML_TEXTS) >= 100_000:
+                _YAML_TEXTS.clear()
+            _YAML_TEXTS[value] = known
+        return known
     if kind is int:
         return int.__repr__(value)
     if kind is bool:
