@@ -195,6 +195,8 @@ class _Plan:
     unchanged: tuple[str, ...]
     stale: dict[str, str | None]
     """Stale files that exist, with the digest they must still have (None: written before digests)."""
+    replaced: tuple[str, ...] = ()
+    """The changed files that exist now (the swap moves each aside); the others are new."""
 
 
 def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: dict[str, str],
@@ -223,7 +225,7 @@ def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: di
                 return True  # missing: created by the swap
         return True
 
-    changed, unchanged = [], []
+    changed, unchanged, replaced = [], [], []
     for rel in sorted(known):
         if folders_ok(rel):
             (unchanged if rel in owned else conflicts).append(rel)
@@ -248,6 +250,8 @@ def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: di
             except OSError as exc:
                 raise _fault("read", target, exc) from None
             (unchanged if same else changed).append(rel)
+            if not same:
+                replaced.append(rel)
     stale: dict[str, str | None] = {}
     edited: list[str] = []
     for rel in sorted(owned - set(encoded) - known):
@@ -292,7 +296,7 @@ def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: di
             + ", ".join(str(out_dir / s) for s in strays)
             + "; move them out of those folders (hand-written pages belong elsewhere in the docs folder)"
         )
-    return _Plan(changed=tuple(changed), unchanged=tuple(unchanged), stale=stale)
+    return _Plan(changed=tuple(changed), unchanged=tuple(unchanged), stale=stale, replaced=tuple(replaced))
 
 
 def _strays(out_dir: Path, encoded: set[str], owned: set[str]) -> Iterator[str]:
@@ -468,7 +472,9 @@ def _stage(out_dir: Path, staging: Path, encoded: dict[str, bytes], plan: _Plan,
     try:
         for folder in sorted({posixpath.dirname(r) for r in plan.changed} | {""}):
             (new / folder).mkdir(parents=True, exist_ok=True)
-        for folder in sorted({posixpath.dirname(r) for r in (*plan.changed, *plan.stale)} | {""}):
+        # Folders for the files the swap moves aside (each costs the file system as much as a file; a first
+        # render into an empty docs/ moves nothing aside).
+        for folder in sorted({posixpath.dirname(r) for r in (*plan.replaced, *plan.stale)} | {""}):
             (old / folder).mkdir(parents=True, exist_ok=True)
         stats: dict[str, os.stat_result | None] = {}
         for rel in plan.changed:
