@@ -98,11 +98,11 @@ def test_a_revision_with_a_link_to_an_absolute_path_still_extracts(tmp_path: Pat
 def test_render_stage_and_bare_parse_are_timed_back_to_back(tmp_path: Path) -> None:
     """render_stage_vs_yaml_parse: each round times the render stage and the bare parse one after the other,
     so a busy minute slows both; the printed ratio is the median of the rounds' ratios as printed."""
-    from catalog_docs.devtools.bench import bench_catalog
+    from catalog_docs.devtools.bench import bench_stage
 
     project = _rendered_project(tmp_path)
     report = Report()
-    bench_catalog(report, "case", project, 3, [])
+    bench_stage(report, "case", project, 3)
     row = next(r for r in report.rows if r["metric"] == "render_stage_vs_yaml_parse")
     rounds = row["rounds"]
     assert len(rounds) == 3 and all(stage > 0 and parse > 0 for stage, parse in rounds)
