@@ -78,6 +78,11 @@ def _bad_chars(text: str) -> Iterator[re.Match[str]]:
             yield bad
 
 
+def _tab_indents(text: str) -> Iterator[re.Match[str]]:
+    """`_TAB_INDENT.finditer(text)`, without the scan of every line start when the text holds no tab."""
+    return _TAB_INDENT.finditer(text) if "\t" in text else iter(())
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LoadedFile:
     """One file: its display name and its top-level node (None when it did not parse)."""
@@ -174,18 +179,16 @@ def _decoded(data: bytes, name: str) -> tuple[str | None, list[tuple[Problem, in
         problem = _problem(name, line, column, "UTF-8 text", f"the byte 0x{data[exc.start]:02x}", "save the file as UTF-8")
         return None, [(problem, len(prefix.decode("utf-8", "replace")))], data.decode("utf-8", "replace")
     problems: list[tuple[Problem, int | None]] = []
-    lines = None
-    for pattern, describe in (
-        (_BAD_CHAR, lambda m: ("visible text", char_name(m.group()),
-                               "remove the control or invisible formatting character")),
-        (_TAB_INDENT, lambda m: ("indentation with spaces", "a tab", "YAML forbids tabs in indentation")),
+    lines = None  # found only when there is something to place
+    for found, place, describe in (
+        (_bad_chars(text), re.Match.start, lambda m: ("visible text", char_name(m.group()),
+                                                       "remove the control or invisible formatting character")),
+        (_tab_indents(text), lambda m: m.end() - 1,
+         lambda m: ("indentation with spaces", "a tab", "YAML forbids tabs in indentation")),
     ):
-        if pattern is _TAB_INDENT and "\t" not in text:
-            continue
-        lines = lines or _LineIndex(text)
-        found = _bad_chars(text) if pattern is _BAD_CHAR else pattern.finditer(text)
         for count, m in enumerate(found):
-            at = m.end() - 1 if pattern is _TAB_INDENT else m.start()
+            at = place(m)
+            lines = lines or _LineIndex(text)
             line, column = lines.line_col(at)
             if count == REPORTED_PER_FILE:
                 more = 1 + sum(1 for _ in found)
