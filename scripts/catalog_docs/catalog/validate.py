@@ -299,6 +299,12 @@ def _collect_files(catalog_dir: Path, parsed: ParseCache | None = None) -> tuple
     return files, problems
 
 
+def _schema_checked(f: _File) -> tuple[list[Problem], bool]:
+    """The file's schema problems, and whether it may go on to the rules across files."""
+    found = list(_schema_problems(f, SCHEMA_DIR))
+    return found, not found and not _any_refused(f.root)  # a refused value was never schema-checked
+
+
 class LoadCache:
     """What one load learns about each file that depends on that file alone, kept for the next load in this
     process (the `mkdocs serve` preview): its located parse (load.ParseCache, by path and bytes) and the result
@@ -315,8 +321,7 @@ class LoadCache:
         key = (id(f.loaded), f.kind)
         hit = self._checked.get(key)
         if hit is None or hit[0] is not f.loaded:  # the entry holds its LoadedFile, so its id is not reused
-            found = list(_schema_problems(f, SCHEMA_DIR))
-            hit = (f.loaded, found, not found and not _any_refused(f.root))
+            hit = (f.loaded, *_schema_checked(f))
         self._used[key] = hit
         return list(hit[1]), hit[2]
 
@@ -338,11 +343,7 @@ def load_catalog(catalog_dir: Path | str, *, cache: LoadCache | None = None) -> 
     files, problems = _collect_files(catalog_dir, cache.parsed if cache is not None else None)
     good: list[_File] = []
     for f in files:
-        if cache is not None:
-            found, passed = cache.checked(f)
-        else:
-            found = list(_schema_problems(f, SCHEMA_DIR))
-            passed = not found and not _any_refused(f.root)  # a refused value was never schema-checked
+        found, passed = cache.checked(f) if cache is not None else _schema_checked(f)
         problems.extend(found)
         if passed:
             good.append(f)
