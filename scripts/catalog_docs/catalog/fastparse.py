@@ -65,10 +65,14 @@ def _plain(raw: str) -> tuple[str, Any]:
         known = (tag, None)
     else:
         raise _Unusual  # dates, floats, merge keys
-    if len(_PLAIN) >= _PLAIN_MAX:
-        _PLAIN.clear()
-    _PLAIN[raw] = known
-    return known
+    return _remember(_PLAIN, raw, known)
+
+
+def _remember(memo: dict[str, Any], raw: str, answer: Any) -> Any:
+    if len(memo) >= _PLAIN_MAX:  # started afresh past the bound, so memory stays flat
+        memo.clear()
+    memo[raw] = answer
+    return answer
 
 
 def _key(ev: Any) -> str:
@@ -76,13 +80,10 @@ def _key(ev: Any) -> str:
     if ev.anchor is not None or ev.tag is not None:
         raise _Unusual
     raw = ev.value
-    ok = _KEYS.get(raw) if ev.implicit[0] else None
-    if ok is None:
-        ok = (not ev.implicit[0] or _plain(raw)[0] == STR_TAG) and BAD_KEY_CHAR.search(raw) is None
-        if ev.implicit[0]:
-            if len(_KEYS) >= _PLAIN_MAX:
-                _KEYS.clear()
-            _KEYS[raw] = ok
+    if not ev.implicit[0]:  # quoted: text
+        ok = BAD_KEY_CHAR.search(raw) is None
+    elif (ok := _KEYS.get(raw)) is None:
+        ok = _remember(_KEYS, raw, _plain(raw)[0] == STR_TAG and BAD_KEY_CHAR.search(raw) is None)
     if not ok:
         raise _Unusual
     return raw
