@@ -138,10 +138,11 @@ def _lay_out(project: Path, tree: Path) -> None:
     (project / "zensical.yml").write_text(config.replace("site_dir: site", "site_dir: site-zensical"), encoding="utf-8")
 
 
-def make_project(project: Path, catalog_files: dict[str, str] | None) -> None:
+def make_project(project: Path, catalog_files: dict[str, str] | None, tree: Path = ROOT) -> None:
     """A throw-away copy of the site project around a catalogue: config, overrides (theme assets included)
-    and hook from this repository (linked or copied), and either a synthetic catalogue or the real one."""
-    _lay_out(project, ROOT)
+    and hook from `tree` (this repository, or a baseline revision; linked or copied), and either a synthetic
+    catalogue or the real one."""
+    _lay_out(project, tree)
     if catalog_files is None:
         shutil.copytree(ROOT / "catalog", project / "catalog")
     else:
@@ -573,14 +574,7 @@ def bench_edit_to_page_only(report: Report, args: argparse.Namespace, size: int,
         sides[f"baseline {commit}: "] = (src, {"PYTHONPATH": str(src / "scripts")})
     for prefix, (tree, _) in sides.items():
         for case, catalog_files in (("real", None), (largest, files)):
-            project = args.out / f"e2p-{'base-' if prefix else ''}{case}"
-            _lay_out(project, tree)
-            if catalog_files is None:
-                shutil.copytree(ROOT / "catalog", project / "catalog")
-            else:
-                for rel, text in catalog_files.items():
-                    (project / "catalog" / rel).parent.mkdir(parents=True, exist_ok=True)
-                    (project / "catalog" / rel).write_text(text, encoding="utf-8")
+            make_project(args.out / f"e2p-{'base-' if prefix else ''}{case}", catalog_files, tree)
     times: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.rounds):
         for prefix, (_, env) in sides.items():
@@ -590,15 +584,20 @@ def bench_edit_to_page_only(report: Report, args: argparse.Namespace, size: int,
                 if wall is not None:
                     times.setdefault((prefix, case), []).append(wall)
     for prefix in sides:
-        real, big = times.get((prefix, "real"), []), times.get((prefix, largest), [])
-        for case, walls in (("real", real), (largest, big)):
-            if walls:
-                report.add(case, f"{prefix}edit_to_page_s", statistics.median(walls), "s",
-                           rounds=[round(w, 3) for w in walls])
-        if real and big:
-            report.add(largest, f"{prefix}edit_to_page_vs_real",
-                       round(statistics.median(big) / statistics.median(real), 2), "x",
-                       note="same run, real server, real page poll; goal <= 2")
+        _report_edit_to_page(report, largest, times.get((prefix, "real"), []), times.get((prefix, largest), []),
+                             prefix)
+
+
+def _report_edit_to_page(report: Report, largest: str, real: list[float], big: list[float], prefix: str = "") -> None:
+    """The preview loop's medians on the real catalogue and the largest, and their ratio (goal: at most 2x)."""
+    for case, walls in (("real", real), (largest, big)):
+        if walls:
+            report.add(case, f"{prefix}edit_to_page_s", statistics.median(walls), "s", rounds=[round(w, 3) for w in walls],
+                       note="one value edited under make serve (mkdocs serve --dirty) until a poll of its "
+                            "operation page returns the new page")
+    if real and big:
+        report.add(largest, f"{prefix}edit_to_page_vs_real", round(statistics.median(big) / statistics.median(real), 2),
+                   "x", note="same run, real server, real page poll; goal <= 2")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -641,19 +640,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     real = args.out / "real"
     make_project(real, None)
-    projects = {"real": real}
-    for n in sizes:
-        projects[f"{n}x{args.versions}x{args.plans}"] = args.out / f"{n}x{args.versions}x{args.plans}"
-        make_project(projects[f"{n}x{args.versions}x{args.plans}"],
+    synthetic = {f"{n}x{args.versions}x{args.plans}": n for n in sizes}
+    for case, n in synthetic.items():
+        make_project(args.out / case,
                      synth_files(SynthSpec(operations=n, versions=args.versions, plans=args.plans, seed=args.seed)))
-    for case, project in projects.items():  # first, on a quiet disk (see bench_stage)
-        bench_stage(report, case, project, args.repeat)
+    for case in ("real", *synthetic):  # first, on a quiet disk (see bench_stage)
+        bench_stage(report, case, args.out / case, args.repeat)
     bench_catalog(report, "real", real, args.repeat, builders)
     bench_make_site(report, real)
     bench_adversarial(report, args.out)
-    for n in sizes:
-        case = f"{n}x{args.versions}x{args.plans}"
-        project = projects[case]
+    for case in synthetic:
+        project = args.out / case
         bench_catalog(report, case, project, args.repeat, builders)
         bench_control(report, case, project, builders, args.rounds)
         if commit is not None:
@@ -668,16 +665,8 @@ def main(argv: list[str] | None = None) -> int:
                 wall = bench_edit_to_page(Report(), case, args.out / case)
                 if wall is not None:
                     times[case].append(wall)
-        for case, walls in times.items():
-            if walls:
-                report.add(case, "edit_to_page_s", statistics.median(walls), "s", rounds=[round(w, 3) for w in walls],
-                           note="one value edited under make serve (mkdocs serve --dirty) until a poll of its "
-                                "operation page returns the new page")
-        if times["real"] and times[largest]:
-            report.add(largest, "edit_to_page_vs_real", round(statistics.median(times[largest])
-                                                               / statistics.median(times["real"]), 2), "x",
-                       note="same run, real server, real page poll; goal <= 2")
-    cases = [f"{n}x{args.versions}x{args.plans}" for n in sizes]
+        _report_edit_to_page(report, largest, times["real"], times[largest])
+    cases = list(synthetic)
     for a, b in zip(cases, cases[1:]):
         for metric in ("render_stage_s", "mkdocs_build_s", "zensical_build_s"):
             x, y = report.get(a, metric), report.get(b, metric)
