@@ -17,7 +17,7 @@ LOCK_TOOL := .cache/lock-tool
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help install check render serve site test bench lighthouse tools lock upgrade clean
+.PHONY: help install check render serve site test lint bench lighthouse tools lock upgrade clean
 
 help: ## List the targets and their settings
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-11s %s\n", $$1, $$2}'
@@ -96,6 +96,11 @@ tools: $(TEST_STAMP) $(LIGHTHOUSE) ## Install the test tools: Python test set, D
 
 lighthouse: site tools ## Serve site/ with gzip on 127.0.0.1 and run Lighthouse on every page type
 	$(BIN)/python -m catalog_docs.devtools.lighthouse --site site --out .lighthouse
+
+lint: $(TEST_STAMP) ## The quick checks: ruff, mypy --strict and radon's complexity limit (make test runs them too)
+	$(BIN)/ruff check scripts tests
+	$(BIN)/mypy
+	$(BIN)/python -m catalog_docs.devtools.complexity scripts/catalog_docs
 
 test: tools ## Run every test (loader, render, site, browser, accessibility, links, Lighthouse)
 	$(BIN)/python -m pytest

@@ -30,7 +30,7 @@ _TYPES = {
 class _Handler(SimpleHTTPRequestHandler):
     extensions_map = {**mimetypes.types_map, **_TYPES, "": "application/octet-stream"}
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: object) -> None:
         pass  # keep test output quiet; failures are reported by the tests themselves
 
 

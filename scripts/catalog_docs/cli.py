@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.catalog.locate import default_out_dir, find_catalog_dir, out_dir_beside
+from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 
 EXIT_OK = 0
 EXIT_INVALID = 1  # the catalogue does not load, or `diff --exit-code` found differences
@@ -78,10 +78,10 @@ def _cmd_clean(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from catalog_docs.compare.changes import compare_catalogs, compare_sides, parse_side
-    from catalog_docs.compare.formats import format_comparison
     from catalog_docs.catalog.revision import catalog_at_revision
     from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.compare.changes import compare_catalogs, compare_sides, parse_side
+    from catalog_docs.compare.formats import format_comparison
 
     catalog_dir = args.catalog  # found by main, as for every command
     if args.against is not None:
@@ -99,8 +99,8 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from catalog_docs.downloads.export import export_text
     from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.downloads.export import export_text
 
     text = export_text(load_catalog(args.catalog), args.format)
     if args.out is None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+
 def to_json(data: Any) -> str:
     """Stable, readable JSON text: exactly `json.dumps(data, indent=2, ensure_ascii=False)` and a newline.
 

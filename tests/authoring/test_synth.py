@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from catalog_docs import cli
-from catalog_docs.site.incremental import render_if_changed
-from catalog_docs.site.render import render_pages
 from catalog_docs.authoring.synth import NO_PATH_EVERY, SynthSpec, synth_files, write_synth
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.site.incremental import render_if_changed
+from catalog_docs.site.render import render_pages
 
 
 @pytest.mark.parametrize(("operations", "versions", "plans", "seed"),

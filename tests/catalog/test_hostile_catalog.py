@@ -19,11 +19,11 @@ import yaml
 from playwright.sync_api import Browser, expect
 
 from browsing import new_visit
-from catalog_docs.errors import CatalogInvalid, Problem
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.errors import CatalogInvalid, Problem
 from fixture_facts import FIXTURE_CATALOG
-from siteserver import serve
 from sitebuild import build, copy_project
+from siteserver import serve
 
 PAYLOAD = (
     '<script>window.__pwned="script"</script> <img src=x onerror="window.__pwned=\'img\'"> '

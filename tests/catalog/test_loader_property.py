@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catalog_docs import cli
-from catalog_docs.errors import CatalogInvalid
 from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import LoadCache, load_catalog
+from catalog_docs.errors import CatalogInvalid
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "tests" / "fixture-catalog"  # fake names; the real catalogue is guarded by check and source facts
@@ -250,8 +250,8 @@ _names = st.one_of(
 def test_a_path_that_passes_check_renders_into_a_file_it_names(name: str) -> None:
     """Names at the limits: `check` refuses the ones no common file system can hold; every name it accepts
     renders and writes (the longest generated name included), so the render never meets a bad name."""
-    from catalog_docs.site.render import render_pages
     from catalog_docs.catalog.validate import file_name_problem
+    from catalog_docs.site.render import render_pages
     from catalog_docs.site.write import write_output
 
     path = "/" + name
@@ -280,7 +280,7 @@ def test_a_path_that_passes_check_renders_into_a_file_it_names(name: str) -> Non
 
 # --- the cache of the preview loop: a warm load reports exactly what a cold one does --------------------------
 
-def _outcome(catalog_dir: Path, cache: "LoadCache | None") -> object:
+def _outcome(catalog_dir: Path, cache: LoadCache | None) -> object:
     try:
         return load_catalog(catalog_dir, cache=cache)
     except CatalogInvalid as exc:
@@ -308,7 +308,7 @@ def test_a_warm_load_reports_exactly_what_a_cold_load_does(files: dict[str, byte
     assert _outcome(_WARM_DIR, _WARM) == cold  # every file a hit now
 
 
-def _golden_module():  # noqa: ANN202 - the golden cases' own patcher, loaded by path
+def _golden_module():
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("_golden_cases", Path(__file__).with_name("test_golden.py"))

@@ -119,7 +119,7 @@ def test_check_jsonschema_metaschema_catches_a_broken_schema(tmp_path: Path) -> 
     assert done.returncode == 1 and "strin" in done.stdout
 
 
-@pytest.fixture()
+@pytest.fixture
 def editor_catalogue(tmp_path: Path) -> Path:
     """A folder laid out like catalog/: the schemas, and YAML files that name them on their first line."""
     shutil.copytree(ROOT / "catalog" / "schema", tmp_path / "schema")

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from catalog_docs import cli
-from catalog_docs.errors import CatalogInvalid
-from catalog_docs.downloads.export import catalog_data
 from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.downloads.export import catalog_data
+from catalog_docs.errors import CatalogInvalid
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "catalog"

@@ -17,19 +17,19 @@ from pathlib import Path
 import pytest
 
 from catalog_docs import cli
-from catalog_docs.site import incremental
-from catalog_docs.errors import CatalogDocsError, CatalogInvalid, Problem
-from catalog_docs.escape import for_terminal
-from catalog_docs.site.incremental import render_if_changed
+from catalog_docs.authoring.synth import MAX_OPERATIONS, SynthSpec
 from catalog_docs.catalog.load import _BAD_CHAR, _BAD_KEY_CHAR, PROBLEMS_PER_FILE
 from catalog_docs.catalog.schema_fast import ecma_regex
-from catalog_docs.authoring.synth import MAX_OPERATIONS, SynthSpec
 from catalog_docs.catalog.validate import MAX_NAME_BYTES, file_name_problem, load_catalog
+from catalog_docs.errors import CatalogDocsError, CatalogInvalid, Problem
+from catalog_docs.escape import for_terminal
+from catalog_docs.site import incremental
+from catalog_docs.site.incremental import render_if_changed
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixture-catalog"
 
 
-@pytest.fixture()
+@pytest.fixture
 def catalog(tmp_path: Path) -> Path:
     out = tmp_path / "catalog"
     shutil.copytree(FIXTURE, out)
@@ -97,7 +97,7 @@ def test_every_schema_pattern_refuses_a_trailing_newline() -> None:
 
     from catalog_docs.layout import SCHEMA_DIR
 
-    def patterns(node: object):  # noqa: ANN202
+    def patterns(node: object):
         if isinstance(node, dict):
             if isinstance(node.get("pattern"), str):
                 yield node["pattern"]

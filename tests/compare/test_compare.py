@@ -8,14 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from catalog_docs.compare.changes import (CHANGE_KINDS, Change, Side, compare_catalogs, compare_sides,
-                                  latest_earlier_listing, parse_side)
-from catalog_docs.errors import CatalogDocsError
 from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.compare.changes import (
+    CHANGE_KINDS,
+    Change,
+    Side,
+    compare_catalogs,
+    compare_sides,
+    latest_earlier_listing,
+    parse_side,
+)
+from catalog_docs.errors import CatalogDocsError
 from fake_catalogs import FAKE_SPECS, write_catalog
 from fixture_facts import FIXTURE_CATALOG
-
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +39,7 @@ def relisted(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     return load_catalog(write_catalog(tmp_path_factory.mktemp("relisted") / "catalog", FAKE_SPECS["relisted"]))
 
 
-def _sides(catalog: Catalog, a: str, b: str):  # noqa: ANN202 - a Comparison
+def _sides(catalog: Catalog, a: str, b: str):
     return compare_sides(catalog, parse_side(a, catalog), parse_side(b, catalog))
 
 
@@ -61,7 +67,7 @@ def test_fixture_catalogue_1_0_to_1_1(fixture: Catalog) -> None:
     assert len(changed) == 5
     assert {(c.before.label, c.before.plan, c.after.label, c.after.plan, c.from_value, c.to_value) for c in changed} \
         == {("FAKE 1.0", "PLAN A", "FAKE 1.1", "PLAN A", "close", "unlimited")}
-    assert [3, 4, 5, 6, 8] == [c.position for c in changed]
+    assert [c.position for c in changed] == [3, 4, 5, 6, 8]
     assert [(u.path, u.value) for u in cmp.unchanged] == [("/fakeWidgetCreate", "close"), ("/fakeWidgetList", "close"),
                                                          (None, "close")]
     assert cmp.transitions() == [("close", "unlimited", 5)]

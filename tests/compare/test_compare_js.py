@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from catalog_docs.compare.changes import compare_sides, parse_side
-from catalog_docs.errors import CatalogDocsError
-from catalog_docs.compare.json_format import comparison_data
-from catalog_docs.downloads.export import catalog_data
 from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.compare.changes import compare_sides, parse_side
+from catalog_docs.compare.json_format import comparison_data
+from catalog_docs.downloads.export import catalog_data
+from catalog_docs.errors import CatalogDocsError
 from fake_catalogs import FAKE_SPECS, write_catalog
 from fixture_facts import FIXTURE_CATALOG
 

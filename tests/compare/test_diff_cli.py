@@ -304,9 +304,9 @@ def test_a_large_comment_stays_under_githubs_limit(capsys: pytest.CaptureFixture
             assert f" | {n:,} |" in out, kind
     assert out.count("<details>") == out.count("</details>")
     # Rows went, not sections: every plan entry keeps its section, each shortened table says so.
+    from catalog_docs.catalog.validate import load_catalog
     from catalog_docs.compare.changes import compare_sides, parse_side
     from catalog_docs.compare.formats import format_markdown
-    from catalog_docs.catalog.validate import load_catalog
 
     catalog = load_catalog(large_dir)
     whole = format_markdown(compare_sides(catalog, parse_side(labels[0], catalog), parse_side(labels[1], catalog)),
@@ -317,9 +317,9 @@ def test_a_large_comment_stays_under_githubs_limit(capsys: pytest.CaptureFixture
 
 
 def test_tables_shrink_first_then_sections_go_and_it_says_so(tmp_path: Path) -> None:
+    from catalog_docs.catalog.validate import load_catalog
     from catalog_docs.compare.changes import compare_sides, parse_side
     from catalog_docs.compare.formats import format_markdown
-    from catalog_docs.catalog.validate import load_catalog
 
     catalog = load_catalog(write_catalog(tmp_path / "catalog", FAKE_SPECS["relisted"]))
     cmp = compare_sides(catalog, parse_side("FAKE 1.1", catalog), parse_side("FAKE 2.0", catalog))

@@ -20,7 +20,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalog_edits import Docs, edited, read_docs, write_docs
 from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Comparison, compare_catalogs
@@ -28,6 +27,7 @@ from catalog_docs.compare.formats import format_markdown, format_text
 from catalog_docs.compare.json_format import comparison_data
 from catalog_docs.compare.patch import apply_diff
 from catalog_docs.errors import CatalogDocsError
+from catalog_edits import Docs, edited, read_docs, write_docs
 from fixture_facts import FIXTURE_CATALOG
 
 BASE: Docs = read_docs(FIXTURE_CATALOG)

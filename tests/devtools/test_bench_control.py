@@ -8,10 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from catalog_docs.devtools.bench import (Report, bench_baseline, bench_control, extract_revision, main as bench_main,
-                                 make_control_project, make_project)
-from catalog_docs.site.render import render_pages, write_output
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.devtools.bench import (
+    Report,
+    bench_baseline,
+    bench_control,
+    extract_revision,
+    make_control_project,
+    make_project,
+)
+from catalog_docs.devtools.bench import main as bench_main
+from catalog_docs.site.render import render_pages, write_output
 from fixture_facts import FIXTURE_CATALOG
 
 

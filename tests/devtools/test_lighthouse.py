@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from catalog_docs.devtools.lighthouse import TRANSFER_BUDGET, PageResult, page_types, run_all
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.devtools.lighthouse import TRANSFER_BUDGET, PageResult, page_types, run_all
 from fixture_facts import FIXTURE_CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.devtools.lighthouse import page_types
 from catalog_docs.devtools.pa11y import format_report, run_site, run_urls
 from catalog_docs.devtools.static_server import serve
-from catalog_docs.catalog.validate import load_catalog
 from fixture_facts import FIXTURE_CATALOG
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]

@@ -22,10 +22,10 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
+from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.downloads.export import CATALOG_FORMAT_VERSION, export_text
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 from catalog_docs.site.render import render_pages
-from catalog_docs.catalog.validate import load_catalog
 from download_fixtures import DOWNLOAD_SPECS, write_download_catalog
 from fixture_facts import FIXTURE_CATALOG
 from npm_tools import OFFLINE_ENV, ROOT, npm_bin, run_script

@@ -15,8 +15,8 @@ from playwright.sync_api import Browser, Page
 
 import fixture_facts as ff
 from browsing import SCREENSHOTS, new_visit
-from catalog_docs.downloads.export import export_text
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.downloads.export import export_text
 from download_fixtures import write_download_catalog
 from npm_tools import NODE_MODULES
 from siteserver import serve
@@ -68,8 +68,8 @@ def _open(chromium: Browser, url: str, shot: str) -> tuple[Page, list[str], list
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     visit.page.screenshot(path=str(SCREENSHOTS / f"redoc-{shot}.png"))
     # Redoc's "API docs by Redocly" badge asks its CDN for a logo: aborted, so nothing leaves the machine.
-    problems = [p for p in visit.problems() if not (p.startswith("request to another origin: https://cdn.redoc")
-                                                    and p.endswith("/logo-mini.svg")
+    problems = [p for p in visit.problems() if not ((p.startswith("request to another origin: https://cdn.redoc")
+                                                    and p.endswith("/logo-mini.svg"))
                                                     or p == "console: Failed to load resource: net::ERR_FAILED")]
     return visit.page, dialogs, problems
 

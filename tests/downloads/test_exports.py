@@ -18,18 +18,23 @@ import pytest
 import yaml
 from openapi_spec_validator import validate
 
+import fixture_facts as ff
 from catalog_docs import cli
-from catalog_docs.errors import CatalogDocsError
+from catalog_docs.catalog.model import Catalog
+from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.downloads.export import (
-    CATALOG_FORMAT_VERSION, NOT_SHOWN_CELL, catalog_data, export_text, lock_matrix_csv, openapi_data,
+    CATALOG_FORMAT_VERSION,
+    NOT_SHOWN_CELL,
+    catalog_data,
+    export_text,
+    lock_matrix_csv,
+    openapi_data,
     read_lock_matrix,
 )
-from catalog_docs.catalog.model import Catalog
 from catalog_docs.downloads.openapi import NO_AREA_TAG, PLACEHOLDER_SERVER, md_code, md_text
+from catalog_docs.errors import CatalogDocsError
 from catalog_docs.site.render import render_pages
-from catalog_docs.catalog.validate import load_catalog
 from download_fixtures import DOWNLOAD_SPECS, MARKUP, write_download_catalog
-import fixture_facts as ff
 
 FIXTURE = ff.FIXTURE_CATALOG
 

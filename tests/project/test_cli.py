@@ -239,7 +239,7 @@ def test_new_label_puts_both_files_back_when_the_result_does_not_load(capsys: py
     real = validate.load_catalog
     calls: list[Path] = []
 
-    def second_load_fails(folder: Path):  # noqa: ANN202 - stands in for load_catalog
+    def second_load_fails(folder: Path):
         calls.append(folder)
         if len(calls) == 1:
             return real(folder)

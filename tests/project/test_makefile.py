@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild import borrow_venv, tracked_docs
-
 from catalog_docs.devtools.portcheck import port_problem
+from sitebuild import borrow_venv, tracked_docs
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("make") is None or shutil.which("git") is None,

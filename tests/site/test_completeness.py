@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 import fixture_facts as ff
-from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.catalog.model import Catalog
+from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 from catalog_docs.site.render import PAGE_ROWS, render_pages, rows_per_page
-from catalog_docs.catalog.validate import load_catalog
 
 FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versions index",
          "plans/index.md": "plans index", "compare/index.md": "compare index",

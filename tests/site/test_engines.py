@@ -118,13 +118,13 @@ def _free_port() -> int:
 
 def _get(url: str) -> str:
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - our own local server
+        with urllib.request.urlopen(url, timeout=10) as response:
             return response.read().decode("utf-8")
     except (urllib.error.URLError, OSError):
         return ""
 
 
-def _wait_for(url: str, test, what: str, log: Path, timeout: float = 90) -> str:  # noqa: ANN001
+def _wait_for(url: str, test, what: str, log: Path, timeout: float = 90) -> str:
     deadline = time.monotonic() + timeout
     while True:
         text = _get(url)

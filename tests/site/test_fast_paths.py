@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
-
-from catalog_docs.errors import CatalogInvalid
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from catalog_docs.downloads.export import openapi_data, to_json, to_yaml
 from catalog_docs.authoring.synth import SynthSpec, write_synth
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.downloads.export import openapi_data, to_json, to_yaml
+from catalog_docs.errors import CatalogInvalid
 
 _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
                      lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=25)
@@ -88,15 +88,14 @@ def test_a_schema_rule_the_fast_path_does_not_know_turns_it_off() -> None:
 
 
 def test_incremental_names_the_same_manifest_and_schemas_as_the_writer_and_validate() -> None:
-    from catalog_docs.site import incremental
     from catalog_docs.catalog import validate
-    from catalog_docs.site import write
+    from catalog_docs.site import incremental, write
 
     assert incremental.MANIFEST == write.MANIFEST
     assert incremental.SCHEMA_DIR == validate.SCHEMA_DIR
 
 
-def _synthetic(tmp_path: Path, operations: int = 120) -> "object":
+def _synthetic(tmp_path: Path, operations: int = 120) -> object:
     write_synth(SynthSpec(operations=operations, versions=4, plans=3, seed=9), tmp_path)
     return load_catalog(tmp_path)
 
@@ -143,7 +142,7 @@ def test_work_lost_with_the_second_process_is_done_in_the_first(tmp_path: Path) 
     jobs = plan_pages(_synthetic(tmp_path, 40)).jobs
     parent = os.getpid()
 
-    def die_in_child(job: _Job) -> "object":
+    def die_in_child(job: _Job) -> object:
         def produce() -> str:
             if os.getpid() != parent:
                 os._exit(3)  # the helper process dies without an answer

@@ -13,9 +13,9 @@ import markdown
 import pytest
 from mkdocs.config import load_config
 
+from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.site.fences import FENCE, html_block
 from catalog_docs.site.render import render_pages
-from catalog_docs.catalog.validate import load_catalog
 from fixture_facts import FIXTURE_CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]

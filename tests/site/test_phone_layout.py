@@ -63,7 +63,7 @@ def test_every_value_is_on_screen_at_390_px(chromium: Browser, site_url: str, pa
         wide.context.close()
 
 
-def _ax_roles(visit) -> set[str]:  # noqa: ANN001
+def _ax_roles(visit) -> set[str]:
     session = visit.context.new_cdp_session(visit.page)
     nodes = session.send("Accessibility.getFullAXTree")["nodes"]
     return {n["role"]["value"] for n in nodes if not n.get("ignored") and "role" in n}

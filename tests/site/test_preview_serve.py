@@ -42,7 +42,7 @@ def _free_port() -> int:
 
 def _get(url: str, timeout: float = 20) -> tuple[int, str]:
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - our own local server
+        with urllib.request.urlopen(url, timeout=timeout) as response:
             return response.status, response.read().decode("utf-8")
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read().decode("utf-8", "replace")

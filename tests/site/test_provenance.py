@@ -14,14 +14,19 @@ import pytest
 from markupsafe import Markup
 
 import fixture_facts as ff
-from catalog_docs.errors import CatalogDocsError
 from catalog_docs.catalog.model import LOCK_VALUES, Catalog
+from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.errors import CatalogDocsError
 from catalog_docs.site.provenance import (
-    MARKER_CITATION, SourceSection, citation_parts, position_ranges, section_anchor, source_sections,
+    MARKER_CITATION,
+    SourceSection,
+    citation_parts,
+    position_ranges,
+    section_anchor,
+    source_sections,
 )
 from catalog_docs.site.render import _environment, do_cite, render_pages
 from catalog_docs.site.tables import Href
-from catalog_docs.catalog.validate import load_catalog
 
 
 @cache

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import posixpath
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from catalog_docs.site.tables import Href, relative_url
 

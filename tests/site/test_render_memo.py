@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalog_edits import Docs, edited, read_docs, write_docs
 from catalog_docs.authoring.synth import SynthSpec, synth_files
 from catalog_docs.catalog.validate import LoadCache, load_catalog
 from catalog_docs.site import incremental
 from catalog_docs.site.render import PageMemo, render_pages
+from catalog_edits import Docs, edited, read_docs, write_docs
 from fixture_facts import FIXTURE_CATALOG
 
 BASE: Docs = read_docs(FIXTURE_CATALOG)

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.layout import MANIFEST
 from catalog_docs.site.render import render, render_pages
 from catalog_docs.site.write import write_output
-from catalog_docs.catalog.validate import load_catalog
 from fixture_facts import FIXTURE_CATALOG
 from htmltree import Node, parse, table_rows
 from sitebuild import BIN, ROOT, build, copy_project

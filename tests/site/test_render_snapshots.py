@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from jinja2 import meta
 
-from catalog_docs.site.render import _environment, render_pages
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.site.render import _environment, render_pages
 from fixture_facts import FIXTURE_CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]

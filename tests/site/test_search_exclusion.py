@@ -3,8 +3,6 @@ page of a table too large to parse cheaply (render.SEARCH_INDEXED_CELLS), whose 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from catalog_docs.authoring.synth import SynthSpec, write_synth

@@ -64,9 +64,9 @@ def test_continuation_pages_stay_out_of_search_and_page_one_stays_in(tmp_path: P
     """A continuation page (`page-2/`, ...) repeats page 1's text and its table is excluded from search
     anyway: the whole page is excluded (front matter `search: exclude: true`, read by Material's search
     plugin and by Zensical), so the builder does not parse its HTML for the index."""
-    from catalog_docs.site.render import render_pages
     from catalog_docs.authoring.synth import SynthSpec, write_synth
     from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.site.render import render_pages
 
     write_synth(SynthSpec(operations=300, versions=3, plans=2, seed=1), tmp_path)
     catalog = load_catalog(tmp_path)

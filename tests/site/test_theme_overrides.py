@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import material
 import pytest
-import urllib.error
-import urllib.request
 
 import fixture_facts as ff
 from catalog_docs.devtools.static_server import serve

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from catalog_docs.site.watch import _strip_banner, show_errors, with_banner
 

@@ -22,7 +22,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -30,9 +29,9 @@ from pathlib import Path
 import pytest
 
 from catalog_docs import cli
-from catalog_docs.site import write
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.layout import MANIFEST
+from catalog_docs.site import write
 from catalog_docs.site.write import JOURNAL, recover, write_output
 from fake_catalogs import write_catalog
 
@@ -670,8 +669,8 @@ def test_a_render_killed_mid_swap_then_mkdocs_build_publishes_the_new_site_whole
     """The fixture project is built, a value changes, `catalog-docs render` is killed at its kill_at-th rename
     (the journal is the first), then `mkdocs build --strict` runs: its hook completes the interrupted render,
     and docs/ holds exactly the pages of the changed catalogue when the site is built from it."""
-    from catalog_docs.site.render import render_pages
     from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.site.render import render_pages
     from sitebuild import build, copy_project
 
     project = copy_project(tmp_path / "project", Path(__file__).resolve().parents[1] / "fixture-catalog")

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import yaml
 
+from catalog_docs.catalog.model import label_slug
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.layout import SCHEMA_DIR
-from catalog_docs.catalog.model import label_slug
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

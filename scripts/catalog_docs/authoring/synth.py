@@ -13,8 +13,8 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalog_docs.errors import CatalogDocsError
 from catalog_docs.catalog.model import LOCK_VALUES, entry_key, label_slug
+from catalog_docs.errors import CatalogDocsError
 
 _NOUNS = ("Widget", "Gadget", "Sprocket", "Gizmo", "Doohickey", "Thingamajig", "Whatsit", "Contraption")
 _VERBS = ("Create", "Fetch", "Update", "Cancel", "List", "Verify", "Archive", "Resend")

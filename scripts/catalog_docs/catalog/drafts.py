@@ -13,8 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from catalog_docs.errors import CatalogDocsError
 from catalog_docs.catalog.files import VERSIONS_DIR
+from catalog_docs.errors import CatalogDocsError
 
 _DRAFT_KEY = re.compile(r"^draft:", re.M)
 

@@ -14,28 +14,41 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Literal
+from typing import Any, Literal
 
 import yaml
 
-from catalog_docs.errors import Problem
 from catalog_docs.catalog.fastparse import quick_parse
 from catalog_docs.catalog.files import MAX_BYTES
-from catalog_docs.catalog.nodes import (  # noqa: F401 - BAD_* and Yaml11Value are named here by tests
+from catalog_docs.catalog.nodes import (
     BAD_CHAR as _BAD_CHAR,
+)
+from catalog_docs.catalog.nodes import (
     BAD_KEY_CHAR as _BAD_KEY_CHAR,
+)
+from catalog_docs.catalog.nodes import (
     BAD_QUOTED_CHAR as _BAD_QUOTED_CHAR,
+)
+from catalog_docs.catalog.nodes import (
     CONSTRUCTOR as _constructor,
+)
+from catalog_docs.catalog.nodes import (
     MAX_DEPTH,
     MAX_DIGITS,
-    RESOLVER as _resolver,
-    STR_TAG as _STR,
     KeyPath,
     Node,
     Yaml11Value,
 )
+from catalog_docs.catalog.nodes import (
+    RESOLVER as _resolver,
+)
+from catalog_docs.catalog.nodes import (
+    STR_TAG as _STR,
+)
+from catalog_docs.errors import Problem
 
 try:  # the C parser is much faster; the pure-Python one behaves the same
     from yaml import CSafeLoader as _Loader

@@ -12,9 +12,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 
 
 class RevisionCatalogInvalid(CatalogDocsError):

@@ -16,12 +16,9 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
-from catalog_docs.errors import CatalogDocsError, CatalogInvalid, Problem
-from catalog_docs.catalog.gcpause import paused_gc
-from catalog_docs.layout import SCHEMA_DIR
-from catalog_docs.catalog.load import KeyPath, LoadedFile, Node, ParseCache, kind_word, load_file
-from catalog_docs.catalog.schema_fast import AnchoredValidator, ValuesFastPath
 from catalog_docs.catalog.files import FIXED_FILES, catalogue_sources
+from catalog_docs.catalog.gcpause import paused_gc
+from catalog_docs.catalog.load import KeyPath, LoadedFile, Node, ParseCache, kind_word, load_file
 from catalog_docs.catalog.model import (
     Area,
     Catalog,
@@ -35,6 +32,9 @@ from catalog_docs.catalog.model import (
     entry_slug,
     label_slug,
 )
+from catalog_docs.catalog.schema_fast import AnchoredValidator, ValuesFastPath
+from catalog_docs.errors import CatalogDocsError, CatalogInvalid, Problem
+from catalog_docs.layout import SCHEMA_DIR
 
 """The JSON Schemas are part of the tool: every catalogue folder, fixtures included, is checked against them."""
 _TYPE_WORDS = {"string": "a text", "integer": "a whole number", "object": "a mapping", "array": "a list",
@@ -385,8 +385,8 @@ def file_name_problem(slug: str) -> tuple[str, str] | None:
         return "a name of dots only", "name it with letters or digits"
     if slug.endswith((".", " ")):
         return "a name ending with a dot or a space", "Windows drops trailing dots and spaces; remove it"
-    if slug.split(".")[0].rstrip(" ").lower() in _WINDOWS_DEVICES:
-        return f"the Windows device name {slug.split('.')[0]!r}", "Windows reserves it in every folder; rename it"
+    if slug.split(".", maxsplit=1)[0].rstrip(" ").lower() in _WINDOWS_DEVICES:
+        return f"the Windows device name {slug.split('.', maxsplit=1)[0]!r}", "Windows reserves it in every folder; rename it"
     size = len((slug + LONGEST_SUFFIX).encode("utf-8"))
     if size > MAX_NAME_BYTES:
         return (f"a name of {len(slug.encode('utf-8'))} bytes",

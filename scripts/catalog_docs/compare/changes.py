@@ -17,12 +17,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, fields as dataclass_fields, replace
+from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
 from typing import Any, Literal, NamedTuple
 
+from catalog_docs.catalog.model import (
+    Area,
+    Catalog,
+    ListingEntry,
+    NotShown,
+    PlanEntry,
+    Service,
+    VersionLabel,
+    VersionMarker,
+)
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.catalog.model import (Area, Catalog, ListingEntry, NotShown, PlanEntry, Service, VersionLabel,
-                                        VersionMarker)
 
 ChangeKind = Literal[
     "value-changed",

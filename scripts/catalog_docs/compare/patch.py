@@ -13,8 +13,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from catalog_docs.catalog.model import (Area, Catalog, ListingEntry, NotShown, PlanEntry, Service, VersionLabel,
-                                        VersionMarker, entry_key, entry_slug, label_slug)
+from catalog_docs.catalog.model import (
+    Area,
+    Catalog,
+    ListingEntry,
+    NotShown,
+    PlanEntry,
+    Service,
+    VersionLabel,
+    VersionMarker,
+    entry_key,
+    entry_slug,
+    label_slug,
+)
 from catalog_docs.compare.json_format import FORMAT
 from catalog_docs.errors import CatalogDocsError
 

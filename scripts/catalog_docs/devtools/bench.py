@@ -28,11 +28,11 @@ from typing import Any
 
 import yaml
 
-from catalog_docs.site.incremental import render_if_changed
-from catalog_docs.catalog.load import load_file
-from catalog_docs.site.render import plan_pages, render_pages, render_workers, write_output
 from catalog_docs.authoring.synth import SynthSpec, synth_files
+from catalog_docs.catalog.load import load_file
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.site.incremental import render_if_changed
+from catalog_docs.site.render import plan_pages, render_pages, render_workers, write_output
 
 _C_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -379,7 +379,7 @@ def bench_edit_to_page(report: Report, case: str, project: Path, env: dict[str, 
 
     def fetch() -> str | None:
         try:
-            with urllib.request.urlopen(url, timeout=120) as response:  # noqa: S310 - our own local server
+            with urllib.request.urlopen(url, timeout=120) as response:
                 # Without the live-reload call, which differs on every request (epoch and request id).
                 return re.sub(r"livereload\(\d+, \d+\);", "", response.read().decode("utf-8"))
         except OSError:
@@ -520,8 +520,8 @@ def bench_baseline(report: Report, case: str, project: Path, src: Path, commit: 
 def bench_adversarial(report: Report, out: Path) -> None:
     """Hostile catalogue files at the loader's size limit: how long `check` takes to refuse each, at half
     and at full size (a processor-time ratio near 2 is linear growth), beside a valid file of the same size."""
-    from catalog_docs.errors import CatalogInvalid
     from catalog_docs.catalog.load import MAX_BYTES
+    from catalog_docs.errors import CatalogInvalid
 
     base = synth_files(SynthSpec(operations=20, versions=2, plans=2, seed=1))
     cases: dict[str, tuple[str, str]] = {  # name: (text before the repeated unit, unit)

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from catalog_docs.errors import CatalogDocsError
 from catalog_docs.catalog.model import Catalog
 from catalog_docs.devtools.static_server import serve
+from catalog_docs.errors import CatalogDocsError
 
 ROOT = Path(__file__).resolve().parents[3]
 LIGHTHOUSE = ROOT / "tools" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
@@ -119,8 +119,8 @@ def format_table(results: list[PageResult]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m catalog_docs.devtools.lighthouse --site site --out .lighthouse`"""
-    from catalog_docs.errors import CatalogInvalid
     from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.errors import CatalogInvalid
 
     parser = argparse.ArgumentParser(prog="catalog-docs-lighthouse", description=__doc__)
     parser.add_argument("--site", type=Path, default=Path("site"))

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from catalog_docs.errors import CatalogDocsError
 from catalog_docs.devtools.lighthouse import page_types
 from catalog_docs.devtools.static_server import serve
+from catalog_docs.errors import CatalogDocsError
 
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = ROOT / "tools" / "lighthouse"
@@ -87,8 +87,8 @@ def format_report(findings: list[Finding], pages: dict[str, str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m catalog_docs.devtools.pa11y --site site [--catalog catalog] [--fail-on-errors]`"""
-    from catalog_docs.errors import CatalogInvalid
     from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.errors import CatalogInvalid
 
     parser = argparse.ArgumentParser(prog="catalog-docs-pa11y", description=__doc__)
     parser.add_argument("--site", type=Path, default=Path("site"))

@@ -29,7 +29,7 @@ class _Handler(SimpleHTTPRequestHandler):
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript", ".json": "application/json",
                       ".yaml": "application/yaml", ".csv": "text/csv", ".webmanifest": "application/manifest+json"}
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - signature from the base class
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
     def send_head(self):  # type: ignore[no-untyped-def]

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import re
 from collections.abc import Callable
 from typing import Any, Literal
 
-import yaml
-
-from catalog_docs.errors import CatalogDocsError
 from catalog_docs.catalog.model import LOCK_VALUES, Catalog
 from catalog_docs.downloads.openapi import openapi_document
+from catalog_docs.errors import CatalogDocsError
 from catalog_docs.serialize import to_json, to_yaml
 
 ExportFormat = Literal["json", "csv", "openapi"]

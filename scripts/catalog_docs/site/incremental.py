@@ -21,12 +21,11 @@ import os
 import re
 import stat
 from pathlib import Path
-
 from typing import TYPE_CHECKING, Any
 
+from catalog_docs.catalog.files import MAX_BYTES, catalogue_sources, looks_like_catalogue
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.layout import MANIFEST, PACKAGE_DIR, SCHEMA_DIR
-from catalog_docs.catalog.files import MAX_BYTES, catalogue_sources, looks_like_catalogue
 from catalog_docs.site.write import output_signature, recover
 
 if TYPE_CHECKING:
@@ -123,7 +122,7 @@ class _Reuse:
         self.warm: tuple[Path, Path, str] | None = None
         """The catalogue, docs folder and inputs whose pages the memo was last filled with from disk."""
 
-    def for_code(self, code: bytes) -> "_Reuse":
+    def for_code(self, code: bytes) -> _Reuse:
         if code != self.code or self.load is None:
             from catalog_docs.catalog.validate import LoadCache
             from catalog_docs.site.render import PageMemo
@@ -163,7 +162,7 @@ def directory_urls_of(project: Path) -> bool:
 
 
 def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
-                      directory_urls: bool | None = None, keep_warm: bool = False) -> "WriteResult | None":
+                      directory_urls: bool | None = None, keep_warm: bool = False) -> WriteResult | None:
     """Load, validate and render the catalogue into out_dir, unless the last render's fingerprint shows
     that nothing it depends on changed; None then (nothing was read beyond the fingerprint).
     `directory_urls` is the builder's `use_directory_urls` (by default read from the mkdocs.yml beside
@@ -173,8 +172,8 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
     if directory_urls is None:
         directory_urls = directory_urls_of(catalog_dir.parent)
     if not catalog_dir.is_dir() or not looks_like_catalogue(catalog_dir):
-        from catalog_docs.site.render import render
         from catalog_docs.catalog.validate import load_catalog
+        from catalog_docs.site.render import render
 
         return render(load_catalog(catalog_dir), out_dir, directory_urls=directory_urls)  # reports the missing folder
     try:
@@ -190,8 +189,8 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
             if keep_warm:
                 _warm(catalog_dir, out_dir, manifest, code, inputs, directory_urls)
             return None
-    from catalog_docs.site.render import render_pages
     from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.site.render import render_pages
     from catalog_docs.site.write import write_output
 
     # A load or render that fails leaves both as they were: each keeps only results keyed on their inputs.

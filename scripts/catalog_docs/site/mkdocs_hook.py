@@ -16,25 +16,25 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from catalog_docs.site import preview
 from catalog_docs.catalog.drafts import find_drafts, refuse_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
+from catalog_docs.site import preview
 from catalog_docs.site.incremental import render_if_changed
 
 log = logging.getLogger("mkdocs.hooks.catalog_docs")
 
 
-def on_startup(command, dirty, **_kwargs) -> None:  # noqa: ANN001 - mkdocs passes its command name
+def on_startup(command, dirty, **_kwargs) -> None:
     preview.start(command=command, dirty=dirty)
 
 
-def on_serve(server, config, **_kwargs):  # noqa: ANN001, ANN201 - mkdocs passes its live-reload server
+def on_serve(server, config, **_kwargs):
     """One save, one rebuild: the server stops reacting to the pages the render itself writes."""
     preview.watch_docs_quietly(server, Path(config.docs_dir))
     return server
 
 
-def on_pre_build(config, **_kwargs) -> None:  # noqa: ANN001 - mkdocs passes its config object
+def on_pre_build(config, **_kwargs) -> None:
     """Render before mkdocs collects files; a bad catalogue stops the build before anything is written."""
     catalog_dir = Path(config.config_file_path).parent / "catalog"
     try:
@@ -73,9 +73,9 @@ def on_pre_build(config, **_kwargs) -> None:  # noqa: ANN001 - mkdocs passes its
              len(result.written), result.unchanged, len(result.removed))
 
 
-def on_post_page(output, **_kwargs) -> str:  # noqa: ANN001
+def on_post_page(output, **_kwargs) -> str:
     return preview.with_banner(output)
 
 
-def on_post_template(output_content, **_kwargs) -> str:  # noqa: ANN001 - 404.html, shown for unknown URLs
+def on_post_template(output_content, **_kwargs) -> str:
     return preview.with_banner(output_content)

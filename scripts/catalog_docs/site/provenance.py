@@ -13,8 +13,17 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from catalog_docs.catalog.model import (
+    LOCK_VALUES,
+    Area,
+    Catalog,
+    ListingEntry,
+    LockValue,
+    NotShown,
+    PlanEntry,
+    VersionLabel,
+)
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.catalog.model import LOCK_VALUES, Area, Catalog, ListingEntry, LockValue, NotShown, PlanEntry, VersionLabel
 
 SOURCE_SECTIONS = tuple(range(1, 10))
 """The source document's sections, §1 to §9: each has its place on /sources/ even when nothing cites it."""

@@ -26,18 +26,20 @@ from urllib.parse import quote
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from catalog_docs.catalog.gcpause import paused_gc
+from catalog_docs.catalog.model import LOCK_VALUES, Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
 from catalog_docs.compare.changes import Comparison, Side, compare_sides, consecutive_pairs, listings
+from catalog_docs.compare.formats import groups as change_groups
+from catalog_docs.compare.formats import summary_rows
+from catalog_docs.downloads.export import catalog_data, lock_matrix_csv, openapi_data
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import do_url, finalize, front_matter, md_escape
-from catalog_docs.compare.formats import groups as change_groups, summary_rows
-from catalog_docs.downloads.export import catalog_data, lock_matrix_csv, openapi_data
-from catalog_docs.serialize import to_json, to_yaml, to_yaml_plain
-from catalog_docs.catalog.gcpause import paused_gc
-from catalog_docs.site.fences import html_block
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
-from catalog_docs.catalog.model import LOCK_VALUES, Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
+from catalog_docs.serialize import to_json, to_yaml, to_yaml_plain
+from catalog_docs.site.fences import html_block
 from catalog_docs.site.provenance import MARKER_CITATION, citation_parts, section_anchor, source_sections
-from catalog_docs.site.tables import CHANGED, FILTERS as TABLE_FILTERS, MARKS, NEW_VALUE, NOT_LISTED, PLANS_DIFFER, Href, do_lock  # noqa: F401 - marks re-exported
+from catalog_docs.site.tables import CHANGED, MARKS, NEW_VALUE, NOT_LISTED, PLANS_DIFFER, Href, do_lock  # noqa: F401 - marks re-exported
+from catalog_docs.site.tables import FILTERS as TABLE_FILTERS
 from catalog_docs.site.write import WriteResult, write_output
 
 PAGE_ROWS = 250
@@ -633,10 +635,10 @@ def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo 
                 texts = _produce_shared(order, counter)
                 made = {name: getattr(parts, name) for name in before if getattr(parts, name) is not before[name]}
                 answer = pickle.dumps(("ok", (texts, made)), protocol=pickle.HIGHEST_PROTOCOL)
-            except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+            except BaseException as exc:
                 try:
                     answer = pickle.dumps(("error", exc), protocol=pickle.HIGHEST_PROTOCOL)
-                except Exception:  # noqa: BLE001 - an exception that does not pickle
+                except Exception:
                     answer = pickle.dumps(("error", CatalogDocsError(f"{type(exc).__name__}: {exc}")))
             with os.fdopen(write_fd, "wb") as pipe:
                 pipe.write(answer)

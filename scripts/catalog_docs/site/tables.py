@@ -18,8 +18,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from catalog_docs.escape import do_url, md_escape
 from catalog_docs.catalog.model import ListingEntry
+from catalog_docs.escape import do_url, md_escape
 
 _NOT_LISTED_TITLE = "This label does not list this plan entry"
 NOT_LISTED = Markup(f'<span class="not-listed" title="{_NOT_LISTED_TITLE}">not listed</span>')

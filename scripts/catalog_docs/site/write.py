@@ -40,8 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from catalog_docs.errors import CatalogDocsError
 from catalog_docs.catalog.gcpause import paused_gc
+from catalog_docs.errors import CatalogDocsError
 from catalog_docs.layout import MANIFEST
 
 try:
