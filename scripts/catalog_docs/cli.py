@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from catalog_docs.catalog.locate import default_out_dir, find_catalog_dir, out_dir_beside
@@ -151,89 +152,96 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+def _add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, *, help: str,
+                 description: str, usage: str | None = None) -> argparse.ArgumentParser:
+    """Add one sub-command, with the exit codes table as its epilog, as every command shows it."""
+    return sub.add_parser(name, help=help, description=description, usage=usage, epilog=EPILOG,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="catalog-docs", description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(title="commands", dest="command", required=True, metavar="COMMAND")
-    common = {"epilog": EPILOG, "formatter_class": argparse.RawDescriptionHelpFormatter}
     catalog_help = "catalogue folder (default: catalog/ of the nearest folder upwards that has one)"
     out_help = "output folder (default: docs/ beside the catalogue folder found, else ./docs)"
-    check = sub.add_parser(
-        "check", help="validate the catalogue and print its counts",
+    check = _add_command(
+        sub, "check", help="validate the catalogue and print its counts",
         description="Validate every catalogue file against its schema and the cross-file rules. Prints the "
-                    "counts, or every error as file:line:column: key: expected, found (hint).", **common)
+                    "counts, or every error as file:line:column: key: expected, found (hint).")
     check.add_argument("--catalog", type=Path, default=None, help=catalog_help)
     check.set_defaults(func=_cmd_check)
-    render = sub.add_parser(
-        "render", help="render the Markdown pages and downloads into the docs folder",
+    render = _add_command(
+        sub, "render", help="render the Markdown pages and downloads into the docs folder",
         description="Render the site's Markdown pages and downloads from the catalogue. Only pages whose text "
-                    "changed are written; a catalogue with errors writes nothing.", **common)
+                    "changed are written; a catalogue with errors writes nothing.")
     render.add_argument("--catalog", type=Path, default=None, help=catalog_help)
     render.add_argument("--out", type=Path, default=None, help=out_help)
     render.add_argument("--force", action="store_true",
-                        help="render even when the catalogue, schemas and templates are unchanged since the last render")
+                        help="render even when the catalogue, schemas and templates are unchanged since the last "
+                             "render")
     render.add_argument("--publish", action="store_true",
                         help="refuse draft version labels, as the strict build does (make site with Zensical)")
     render.set_defaults(func=_cmd_render)
-    watch = sub.add_parser(
-        "watch", help="render now and again on every catalogue or template change (for engines without hooks)",
+    watch = _add_command(
+        sub, "watch", help="render now and again on every catalogue or template change (for engines without hooks)",
         usage="catalog-docs watch [--catalog DIR] [--out DIR] [-- COMMAND ...]",
         description="Render into the docs folder, then again whenever a file under the catalogue folder or the "
                     "templates changes; while the catalogue has errors, every page shows them at its top. With "
                     "COMMAND (an engine's server: zensical serve ...), start it and stop watching when it exits. "
-                    "mkdocs and properdocs serve render through the hook instead.", **common)
+                    "mkdocs and properdocs serve render through the hook instead.")
     watch.add_argument("--catalog", type=Path, default=None, help=catalog_help)
     watch.add_argument("--out", type=Path, default=None, help=out_help)
     watch.add_argument("command_line", nargs=argparse.REMAINDER, metavar="-- COMMAND",
                        help="the server to run beside the watcher")
     watch.set_defaults(func=_cmd_watch)
-    clean = sub.add_parser(
-        "clean", help="remove the generated pages (only files catalog-docs wrote)",
+    clean = _add_command(
+        sub, "clean", help="remove the generated pages (only files catalog-docs wrote)",
         description="Remove the pages and downloads the last render wrote (listed in its manifest); "
-                    "hand-written files in the output folder are kept.", **common)
+                    "hand-written files in the output folder are kept.")
     clean.add_argument("--out", type=Path, default=None, help=out_help)
     clean.set_defaults(func=_cmd_clean)
-    new = sub.add_parser(
-        "new-label", help="add a version label, starting from a copy of an existing one",
+    new = _add_command(
+        sub, "new-label", help="add a version label, starting from a copy of an existing one",
         usage='catalog-docs new-label NEW --from OLD [--catalog DIR]',
         description="Add version label NEW: write versions/<NEW>.yaml as a copy of OLD's file (same plan table, "
                     "plan entries and values) and list NEW in service.yaml's version_labels, in version order "
-                    "(else right after OLD). Comments in both files are kept. Then edit the new file.",
-        **common)
+                    "(else right after OLD). Comments in both files are kept. Then edit the new file.")
     new.add_argument("label", metavar="NEW", help="the new version label, e.g. 'UPI_N 1.2.0'")
     new.add_argument("--from", dest="source_label", metavar="OLD", required=True,
                      help="the existing version label to copy, e.g. 'UPI_N 1.1.0'")
     new.add_argument("--catalog", type=Path, default=None, help=catalog_help)
     new.set_defaults(func=_cmd_new_label)
-    diff = sub.add_parser(
-        "diff", help="compare two version labels or plan entries, or the catalogue at a git revision",
+    diff = _add_command(
+        sub, "diff", help="compare two version labels or plan entries, or the catalogue at a git revision",
         usage="catalog-docs diff FROM TO [options]\n       catalog-docs diff --against REV [options]",
         description="Compare FROM with TO (each a version label 'UPI_N 1.0.1' or a label and plan entry "
                     "'UPI_N 1.0.1:UPI_N 1.0.0'), or with --against REV the catalogue at a git revision with the "
-                    "working tree.", **common)
+                    "working tree.")
     diff.add_argument("sides", nargs="*", metavar="FROM TO", help="two labels, or two LABEL:PLAN pairs")
-    diff.add_argument("--against", metavar="REV", help="compare the catalogue at git revision REV with the working tree")
+    diff.add_argument("--against", metavar="REV",
+                      help="compare the catalogue at git revision REV with the working tree")
     diff.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                       help="text for a terminal (default), markdown for a pull-request comment, json for tools")
     diff.add_argument("--exit-code", action="store_true",
                       help="exit 1 when there is any difference, 0 when there is none (see exit codes)")
     diff.add_argument("--catalog", type=Path, default=None, help=catalog_help)
     diff.set_defaults(func=_cmd_diff)
-    export = sub.add_parser(
-        "export", help="write the catalogue as JSON, the lock matrix as CSV, or OpenAPI 3.1",
+    export = _add_command(
+        sub, "export", help="write the catalogue as JSON, the lock matrix as CSV, or OpenAPI 3.1",
         description="Write the catalogue in another format, to standard output or --out FILE: the same files the "
-                    "site publishes under /downloads/.", **common)
+                    "site publishes under /downloads/.")
     export.add_argument("--format", choices=("json", "csv", "openapi"), required=True,
                         help="json: the model; csv: the lock matrix; openapi: an OpenAPI 3.1 YAML document")
     export.add_argument("--out", type=Path, default=None, help="write to FILE instead of standard output")
     export.add_argument("--catalog", type=Path, default=None, help=catalog_help)
     export.set_defaults(func=_cmd_export)
-    synth = sub.add_parser(
-        "synth", help="write a synthetic (fake) catalogue of any size, for benchmarks",
+    synth = _add_command(
+        sub, "synth", help="write a synthetic (fake) catalogue of any size, for benchmarks",
         description="Write an obviously fake, valid catalogue of the given size into --out (the same files for "
-                    "the same seed), for benchmarks and tests.", **common)
+                    "the same seed), for benchmarks and tests.")
     synth.add_argument("--operations", type=_positive, required=True, help="listing entries")
     synth.add_argument("--versions", type=_positive, required=True, help="version labels")
     synth.add_argument("--plans", type=_positive, required=True, help="plan entry names")
@@ -249,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if hasattr(args, "catalog"):
             args.catalog = find_catalog_dir(args.catalog)
-        return args.func(args)
+        command: Callable[[argparse.Namespace], int] = args.func
+        return command(args)
     except CatalogInvalid as exc:
         print(exc.report(), file=sys.stderr)
         return EXIT_INVALID
