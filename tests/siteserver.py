@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 # The platform's MIME table may lack some of these; a browser refuses module scripts, workers or
 # stylesheets served with the wrong type, so the types are fixed here.
@@ -28,7 +29,7 @@ _TYPES = {
 
 
 class _Handler(SimpleHTTPRequestHandler):
-    extensions_map = {**mimetypes.types_map, **_TYPES, "": "application/octet-stream"}
+    extensions_map: ClassVar[dict[str, str]] = {**mimetypes.types_map, **_TYPES, "": "application/octet-stream"}
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # keep test output quiet; failures are reported by the tests themselves

@@ -68,8 +68,9 @@ def examples(text: str) -> list[Example]:
 
 
 def test_the_extractor_reads_blocks_markers_and_nothing_else() -> None:
-    text = ("intro `catalog-docs check` in prose is not run\n\n```sh\n# a comment line\nmake serve   # (starts a server) "
-            "serves\ncatalog-docs check      # prints the counts\n\n```\n\n```json\n{\"a\": 1}\n```\n\n```bash\n"
+    text = ("intro `catalog-docs check` in prose is not run\n\n```sh\n# a comment line\n"
+            "make serve   # (starts a server) serves\ncatalog-docs check      # prints the counts\n\n```\n\n"
+            "```json\n{\"a\": 1}\n```\n\n```bash\n"
             "make test  # (needs the network) installs\n$ catalog-docs diff A B > out.md\n```\n")
     got = [(e.line, e.bare, e.opt_out) for e in examples(text)]
     assert got == [(5, "make serve", "server"), (6, "catalog-docs check", None), (15, "make test", "network"),
@@ -114,7 +115,8 @@ def test_the_readme_examples_run_as_written(tmp_path: Path) -> None:
     assert ran == [f"$ {e.bare}" for e in runnable], "not every example ran"
     for e in runnable:
         for out in _outputs(e.command):
-            assert (project / out).is_file() and (project / out).stat().st_size > 0, f"README.md:{e.line}: {out} is empty"
+            written = project / out
+            assert written.is_file() and written.stat().st_size > 0, f"README.md:{e.line}: {out} is empty"
     # The examples leave nothing behind in the working tree but what they are about: catalogue edits (new-label)
     # and git-ignored output (docs/, site/, .venv). A file written into the project root would show up in
     # every `git status` of a reader who tried them.
