@@ -13,7 +13,9 @@ A case folder under tests/golden/ holds:
       run time, never committed);
     - ``append: TEXT`` (with ``times: N``, default 1): append TEXT, N times over;
     - ``make: fifo`` or ``make: folder``: replace the file with a named pipe or an empty folder;
-    - ``symlink_to: TARGET``: replace the file with a symbolic link to TARGET (which need not exist).
+    - ``symlink_to: TARGET``: replace the file with a symbolic link to TARGET (which need not exist);
+    - ``encode: CODEC`` (with ``bom: true`` to start it with a byte order mark): write the file's text in
+      another encoding (``utf-16-le``, ``utf-32-be``...), as an editor set to it would save it.
 - any other file: written over the copy at the same catalogue-relative path (``versions/X.yaml``).
 - ``expected.txt``: what ``catalog-docs check`` prints on stderr, file names relative to the catalogue
   folder, ending with the ``N errors`` line.
@@ -61,6 +63,9 @@ def _apply(case: Path, catalog: Path) -> None:
                 target.mkdir()
             else:
                 target.symlink_to(item["symlink_to"])
+        elif "encode" in item:
+            bom = "\ufeff" if item.get("bom") else ""
+            target.write_bytes((bom + target.read_text(encoding="utf-8")).encode(item["encode"]))
         elif "copy_from" in item:
             shutil.copyfile(catalog / item["copy_from"], target)
         elif "grow_to" in item:

@@ -178,8 +178,51 @@ def read_text(path: Path, name: str) -> tuple[str | None, list[tuple[Problem, in
     return _decoded(data, name)
 
 
+_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32 little-endian"),
+              (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32 big-endian"),
+              (b"\xff\xfe", "utf-16-le", "UTF-16 little-endian"),
+              (b"\xfe\xff", "utf-16-be", "UTF-16 big-endian"))
+"""Byte order marks of the encodings an editor may save in instead of UTF-8, longest first (UTF-32 LE's
+starts with UTF-16 LE's)."""
+_WIDE_NULS = ((re.compile(rb"\x00\x00\x00[^\x00]"), "utf-32-be", "UTF-32 big-endian"),
+              (re.compile(rb"[^\x00]\x00\x00\x00"), "utf-32-le", "UTF-32 little-endian"),
+              (re.compile(rb"\x00[^\x00]"), "utf-16-be", "UTF-16 big-endian"),
+              (re.compile(rb"[^\x00]\x00"), "utf-16-le", "UTF-16 little-endian"))
+"""Without a mark, YAML's own rule (YAML 1.2, section 5.2): the NUL bytes around the first character, which
+in a catalogue file is ASCII (a comment or a key)."""
+
+
+def wide_encoding(data: bytes) -> str | None:
+    """The UTF-16 or UTF-32 encoding `data` is in, in words (`UTF-16 little-endian text with a byte order mark`), or
+    None. Decided by the byte order mark, else by the NUL bytes of the first character, and only when the whole
+    file then decodes in that encoding without a NUL character: a UTF-8 file is never taken for one."""
+    for bom, codec, words in _WIDE_BOMS:
+        if data.startswith(bom) and _decoded_as(data[len(bom):], codec) is not None:
+            return f"{words} text with a byte order mark"
+    for pattern, codec, words in _WIDE_NULS:
+        text = _decoded_as(data, codec) if pattern.match(data) else None
+        # ASCII read two or four bytes at a time gives letters of other scripts (CJK mostly), where catalogue text
+        # is mostly ASCII: a UTF-8 file with a stray NUL near its start is not taken for UTF-16.
+        if text is not None and 2 * sum(ch < "\x80" for ch in text) >= len(text):
+            return f"{words} text without a byte order mark"
+    return None
+
+
+def _decoded_as(data: bytes, codec: str) -> str | None:
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        return None
+    return None if "\x00" in text else text
+
+
 def _decoded(data: bytes, name: str) -> tuple[str | None, list[tuple[Problem, int | None]], str | None]:
     """read_text on bytes already read."""
+    # UTF-8 holds no NUL in a catalogue file, and UTF-16 or UTF-32 text always starts with a mark or a NUL.
+    wide = wide_encoding(data) if data[:4].count(b"\x00") or data[:2] in (b"\xff\xfe", b"\xfe\xff") else None
+    if wide is not None:
+        # One error for the file: its text read as UTF-8 would only give a garbled key or one error per NUL.
+        return None, [(_problem(name, 1, 1, "UTF-8 text", wide, "save it as UTF-8"), None)], None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
