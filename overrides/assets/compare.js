@@ -63,8 +63,37 @@
              value: value === undefined ? null : value, not_shown: null, section: null, service: null, area: null };
   }
 
+  /* ---- change ids: a port of catalog_docs.compare.ids.make_id (the same id for the same record) ---- */
+
+  function fnv1a(text) {
+    var bytes = new TextEncoder().encode(text), h = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193) >>> 0;
+    return ("0000000" + h.toString(16)).slice(-8);
+  }
+
+  function slug(name) { return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 48).replace(/-+$/, ""); }
+
+  function makeId(kind, parts) {
+    var hashed = kind, names = [];
+    parts.forEach(function (p, i) {
+      hashed += "\u001f" + (p === null ? "" : "\u001e" + p);
+      if (p === null || ((i === 1 || i === 3) && parts[i - 1] === p)) return;
+      var s = slug(p);
+      if (s) names.push(s);
+    });
+    return [kind].concat(names, [fnv1a(hashed)]).join("--");
+  }
+
+  /* compare.Change.id: kind, label and plan entry on each side, and the listing entry (the earlier side's
+     where it has one) the record is about. */
+  function changeId(kind, from, to) {
+    var entry = from.position !== null ? from : to;
+    var thing = entry.position !== null ? (entry.path !== null ? entry.path : "entry-" + entry.position) : null;
+    return makeId(kind, [from.label, to.label, from.plan, to.plan, thing]);
+  }
+
   function change(kind, from, to, extra) {
-    return { kind: kind, from: from, to: to, basis: (extra && extra.basis) || null,
+    return { id: changeId(kind, from, to), kind: kind, from: from, to: to, basis: (extra && extra.basis) || null,
              seen_under: (extra && extra.seen_under) || [], fields: (extra && extra.fields) || [],
              values: (extra && extra.values) || {}, possibly_renamed: null };
   }
@@ -127,7 +156,7 @@
     var byKind = {};
     KINDS.forEach(function (k) { byKind[k] = 0; });
     changes.forEach(function (c) { byKind[c.kind] += 1; });
-    return { format: "catalog-docs-diff", format_version: "1.4", mode: mode, from: a, to: b,
+    return { format: "catalog-docs-diff", format_version: "1.5", mode: mode, from: a, to: b,
              counts: { differences: changes.length, unchanged: unchanged.length, by_kind: byKind },
              changes: changes, unchanged: unchanged };
   }
@@ -198,7 +227,7 @@
 
   function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
 
-  var api = { compareSides: compareSides, parseSide: parseSide, groups: groups, transitions: transitions };
+  var api = { compareSides: compareSides, parseSide: parseSide, groups: groups, transitions: transitions, makeId: makeId };
   if (typeof module === "object" && module.exports) module.exports = api;
   root.CatalogCompare = api;
 

@@ -30,7 +30,9 @@ from catalog_docs.catalog.model import (
     Service,
     VersionLabel,
     VersionMarker,
+    entry_key,
 )
+from catalog_docs.compare.ids import make_id
 from catalog_docs.errors import CatalogDocsError
 
 ChangeKind = Literal[
@@ -162,6 +164,16 @@ class Change:
     possibly_renamed: Place | None = None
     """An inference, never a fact: on a label-, plan-, or area- `-removed` record, the place of an `-added`
     record whose contents are the same (and on that record, this one's place): perhaps one thing renamed."""
+
+    @property
+    def id(self) -> str:
+        """The record's stable id (`compare.ids`): its kind, the label and plan entry on each side, and the
+        listing entry (the earlier side's where it has one), area or not-shown item it is about."""
+        b, a = self.before, self.after
+        entry = b if b.position is not None else a
+        thing = (entry_key(entry.position, entry.path) if entry.position is not None
+                 else b.area or a.area or b.not_shown or a.not_shown)
+        return make_id(self.kind, (b.label, a.label, b.plan, a.plan, thing))
 
     @property
     def label(self) -> str | None:

@@ -343,11 +343,11 @@ def format_text(cmp: Comparison) -> str:
         if not g.records and not g.values:
             continue
         out += ["", heading(g, cmp, _plain).replace("→", "->")]
-        out.extend(f"  {describe(c, cmp, _plain)}".replace("→", "->") for c in g.records)
+        out.extend(f"  {describe(c, cmp, _plain)} [{c.id}]".replace("→", "->") for c in g.records)
         for kind, a, b, values in g.transitions():
             out.append(f"  {transition_title(kind, a, b, values, _plain, g.basis)}".replace("→", "->"))
             pw = max(len(_entry(c)) for c in values)
-            out.extend(f"    {c.position:>4}  {_entry(c):<{pw}}" for c in values)
+            out.extend(f"    {c.position:>4}  {_entry(c):<{pw}}  {c.id}" for c in values)
         if g.unchanged:
             if g.lists_unchanged:
                 out.append(f"  Unchanged ({plural(len(g.unchanged), 'value', 'values')})")
@@ -378,11 +378,11 @@ def _html(text: object) -> str:
 def _value_table(cmp: Comparison, kind: ChangeKind, values: list[Change], limit: int) -> list[str]:
     a = values[0]
     if kind == "value-added":
-        head = ["| Position | Path | Value |", "|---:|---|---|"]
-        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.to_value)} |" for c in values[:limit]]
+        head = ["| Position | Path | Value | Change id |", "|---:|---|---|---|"]
+        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.to_value)} | `{c.id}` |" for c in values[:limit]]
     elif kind == "value-removed":
-        head = ["| Position | Path | Value |", "|---:|---|---|"]
-        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} |" for c in values[:limit]]
+        head = ["| Position | Path | Value | Change id |", "|---:|---|---|---|"]
+        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} | `{c.id}` |" for c in values[:limit]]
     else:
         before = _md(a.before.label) if a.before.label else "from"
         after = _md(a.after.label) if a.after.label else "to"
@@ -390,8 +390,8 @@ def _value_table(cmp: Comparison, kind: ChangeKind, values: list[Change], limit:
             before, after = _md(cmp.from_side), _md(cmp.to_side)
         elif before == after:  # the same label on both sides (--against): the sides are the two revisions
             before, after = f"{before} ({_md(cmp.from_side)})", f"{after} ({_md(cmp.to_side)})"
-        head = [f"| Position | Path | {before} | {after} |", "|---:|---|---|---|"]
-        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} | {_md(c.to_value)} |"
+        head = [f"| Position | Path | {before} | {after} | Change id |", "|---:|---|---|---|---|"]
+        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} | {_md(c.to_value)} | `{c.id}` |"
                 for c in values[:limit]]
     return head + rows
 
@@ -432,7 +432,7 @@ def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | Non
     for g in shown:
         out += [f"#### {heading(g, cmp, _md)}", ""]
         for c in g.records:
-            out.append(f"- {describe(c, cmp, _md)}")
+            out.append(f"- {describe(c, cmp, _md)} `{c.id}`")
         if g.records:
             out.append("")
         tables = [(transition_title(k, a, b, vs, _md, g.basis), transition_title(k, a, b, vs, _html, g.basis), _value_table(

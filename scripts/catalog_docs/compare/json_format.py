@@ -15,13 +15,13 @@ from catalog_docs.compare.changes import Change, Comparison, Place, Side
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 
 FORMAT = "catalog-docs-diff"
-FORMAT_VERSION = "1.4"
+FORMAT_VERSION = "1.5"
 """MAJOR.MINOR, as catalog.json's: the major number goes up when a field is removed or changes meaning, the
 minor one when a field or a change kind is added (1.1: label-changed; 1.2: plan-changed, service-changed,
 area-added, area-removed, area-changed, and a place's service and area; 1.3: `values`, each changed
 field's value on each side; 1.4: `possibly_renamed`, and on -added and -removed records every fact of the thing
 added or removed in `fields` and `values`, so that a revisions diff is a complete patch; fields `method`, `draft`,
-`subject`, and `order` on not-shown records)."""
+`subject`, and `order` on not-shown records; 1.5: `id`, each record's stable id, see `compare.ids`)."""
 SCHEMA_NAME = "diff"
 SCHEMA_PATH = DOWNLOAD_SCHEMA_DIR / f"{SCHEMA_NAME}.schema.json"
 
@@ -38,7 +38,7 @@ def _place(p: Place | None) -> dict[str, Any] | None:
 
 
 def _change(c: Change) -> dict[str, Any]:
-    return {"kind": c.kind, "from": _place(c.before), "to": _place(c.after), "basis": _place(c.basis),
+    return {"id": c.id, "kind": c.kind, "from": _place(c.before), "to": _place(c.after), "basis": _place(c.basis),
             "seen_under": list(c.seen_under), "fields": list(c.fields),
             "values": {v.field: {"from": v.before, "to": v.after} for v in c.values},
             "possibly_renamed": _place(c.possibly_renamed)}
