@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from catalog_docs.catalog.locate import default_out_dir, find_catalog_dir, out_dir_beside
-from catalog_docs.errors import CatalogDocsError, CatalogInvalid
+from catalog_docs.errors import EXIT_INVALID, EXIT_OK, EXIT_USAGE, CatalogDocsError
 
-EXIT_OK = 0
-EXIT_INVALID = 1  # the catalogue does not load, or `diff --exit-code` found differences
-EXIT_USAGE = 2  # bad arguments or environment (argparse uses 2 too)
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as a shell reports it)
 EXIT_BROKEN_PIPE = 141  # the reader closed the pipe early (128 + SIGPIPE, as a shell reports it)
 
 DESCRIPTION = """\
@@ -24,12 +23,17 @@ EPILOG = """\
 The catalogue is the catalog/ folder of the nearest folder, from the current one upwards, that has one
 (so every command works from any folder of the checkout); --catalog DIR names another.
 
-exit codes:
+exit codes (the same for every command):
   0  done (diff --exit-code: no differences)
-  1  the catalogue is invalid (each error printed as file:line:column: key: expected, found),
-     or diff --exit-code found differences
-  2  usage or environment error: bad arguments, an unknown label or revision, no catalog/ folder
-  141  the reader of the output closed it early (catalog-docs diff ... | head); nothing else is printed"""
+  1  the catalogue is invalid (each error printed as file:line:column: key: expected, found), here or
+     at the revision compared against; render --publish found a draft; diff --exit-code found differences
+  2  usage or environment error: bad arguments, an unknown label or revision, a refused revision,
+     no catalog/ folder, a file or folder that cannot be read or written
+  130  interrupted (Ctrl-C)
+  141  the reader of the output closed it early (catalog-docs diff ... | head); nothing else is printed
+watch exits with its server's exit code (0 without one); while the catalogue is invalid it keeps watching
+and every page shows the errors. clean and synth do not read the catalogue. Errors go to stderr, one per
+line."""
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -41,10 +45,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
         if v.draft:
             print(f"draft: version label {v.label!r} (versions/{v.slug}.yaml) is a copy not yet checked against the "
                   f"source; make serve marks it, make site refuses it until `draft: true` is deleted")
-    return 0
+    return EXIT_OK
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
+    from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.errors import CatalogInvalid
     from catalog_docs.site.incremental import render_if_changed
 
     args.out = args.out or out_dir_beside(args.catalog)
@@ -52,13 +58,20 @@ def _cmd_render(args: argparse.Namespace) -> int:
         from catalog_docs.catalog.drafts import refuse_drafts
 
         refuse_drafts(args.catalog)
-    result = render_if_changed(args.catalog, args.out, force=args.force)
+    try:
+        result = render_if_changed(args.catalog, args.out, force=args.force)
+    except CatalogDocsError as exc:
+        if not isinstance(exc, CatalogInvalid):
+            # An invalid catalogue is reported as such, as `check` reports it (exit 1), even when the render
+            # failed before loading it (its fingerprint could not read a file the loader refuses too).
+            load_catalog(args.catalog)
+        raise
     if result is None:
         print(f"rendered into {args.out}: nothing changed since the last render (use --force to render anyway)")
-        return 0
+        return EXIT_OK
     print(f"rendered into {args.out}: {len(result.written)} files written, {result.unchanged} unchanged, "
           f"{len(result.removed)} stale files removed")
-    return 0
+    return EXIT_OK
 
 
 def _cmd_watch(args: argparse.Namespace) -> int:
@@ -75,7 +88,7 @@ def _cmd_clean(args: argparse.Namespace) -> int:
     args.out = args.out or default_out_dir()
     result = write_output({}, args.out)
     print(f"removed {len(result.removed)} generated files from {args.out}; hand-written files were kept")
-    return 0
+    return EXIT_OK
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
@@ -96,7 +109,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
         catalog = load_catalog(catalog_dir)
         cmp = compare_sides(catalog, parse_side(args.sides[0], catalog), parse_side(args.sides[1], catalog))
     sys.stdout.write(format_comparison(cmp, args.format))
-    return 1 if args.exit_code and cmp.has_differences else 0
+    return EXIT_INVALID if args.exit_code and cmp.has_differences else EXIT_OK
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
@@ -107,12 +120,36 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
     else:
-        try:
-            args.out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise CatalogDocsError(f"cannot write {args.out}: {exc.strerror}") from None
+        _write_atomically(args.out, text)
         print(f"wrote {args.out}", file=sys.stderr)
-    return 0
+    return EXIT_OK
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path`, making its folder: into a temporary file beside it, then moved over it, so a
+    reader sees the old file or the new one, never half of one."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except FileExistsError as exc:  # mkdir met a file where a folder of the path should be
+        raise CatalogDocsError(f"cannot write {path}: {exc.filename} is a file, not a folder") from None
+    except OSError as exc:
+        raise CatalogDocsError(f"cannot write {path}: {_os_error(exc)}") from None
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # as an ordinary new file would be, not mkstemp's 0600
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        Path(tmp).replace(path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise CatalogDocsError(f"cannot write {path}: {_os_error(exc)}") from None
+
+
+def _os_error(exc: OSError) -> str:
+    """An OSError in words, with the path it names when that is not the one the message already names."""
+    return f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc.strerror or exc)
 
 
 def _cmd_new_label(args: argparse.Namespace) -> int:
@@ -123,7 +160,7 @@ def _cmd_new_label(args: argparse.Namespace) -> int:
     print(f"wrote {made.path}, a copy of {args.source_label!r} with its label changed")
     print(f"added {args.label!r} to version_labels in {args.catalog / 'service.yaml'}, {where}")
     print(f"next: edit {made.path} to what the source states, then run: catalog-docs check")
-    return 0
+    return EXIT_OK
 
 
 def _cmd_synth(args: argparse.Namespace) -> int:
@@ -133,7 +170,7 @@ def _cmd_synth(args: argparse.Namespace) -> int:
     count = write_synth(spec, args.out)
     print(f"wrote a synthetic catalogue into {args.out}: {count} files, {spec.operations} operations, "
           f"{spec.versions} version labels, {spec.plans} plan entries (seed {spec.seed})")
-    return 0
+    return EXIT_OK
 
 
 def _positive(text: str) -> int:
@@ -259,27 +296,30 @@ def main(argv: list[str] | None = None) -> int:
             args.catalog = find_catalog_dir(args.catalog)
         command: Callable[[argparse.Namespace], int] = args.func
         return command(args)
-    except CatalogInvalid as exc:
-        print(exc.report(), file=sys.stderr)
-        return EXIT_INVALID
     except CatalogDocsError as exc:
-        print(f"catalog-docs: error: {exc}", file=sys.stderr)
-        return EXIT_INVALID if _is_invalid_catalogue(exc) else EXIT_USAGE
+        # Each error on its own line (a multi-line report stays lines, never one line with escapes).
+        sys.stderr.write(exc.report() + "\n")
+        return _exit_code(exc)
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`catalog-docs diff ... | head`): stop quietly, as git does, and keep
         # Python from reporting the pipe again when it flushes stdout at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+    except OSError as exc:
+        # An environment error no command turned into words (a folder where a file must go, a full disk):
+        # one line, not a traceback.
+        sys.stderr.write(CatalogDocsError(f"{_os_error(exc)}").report() + "\n")
+        return EXIT_USAGE
 
 
-def _is_invalid_catalogue(exc: CatalogDocsError) -> bool:
-    """An invalid catalogue exits 1 wherever it is found, the working tree or a git revision (diff --against)."""
+def _exit_code(exc: CatalogDocsError) -> int:
+    """An invalid catalogue exits 1 wherever it is found (the working tree or a git revision), as does a draft
+    that render --publish refuses; every other error exits 2."""
     from catalog_docs.catalog.drafts import DraftRefused
-    from catalog_docs.catalog.revision import RevisionCatalogInvalid
 
-    return isinstance(exc, (RevisionCatalogInvalid, DraftRefused))
+    return EXIT_INVALID if isinstance(exc, DraftRefused) else exc.exit_code
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from catalog_docs.escape import for_terminal
 
@@ -26,16 +27,32 @@ class Problem:
                             f"found {self.found}{hint}")
 
 
+EXIT_OK = 0
+EXIT_INVALID = 1
+"""The catalogue does not load (the working tree's or a revision's), or `diff --exit-code` found differences."""
+EXIT_USAGE = 2
+"""Bad arguments or environment: an unknown label or revision, a refused revision, a file that cannot be
+written (argparse exits 2 on bad arguments too)."""
+
+
 class CatalogDocsError(Exception):
     """Base class for every error a user can cause (bad input, bad arguments, bad environment)."""
+
+    exit_code: ClassVar[int] = EXIT_USAGE
 
     def __str__(self) -> str:
         # Messages quote paths, labels and arguments: one terminal line, its controls shown escaped.
         return for_terminal(super().__str__())
 
+    def report(self) -> str:
+        """What the command line prints on stderr: lines without their final newline, controls escaped."""
+        return f"catalog-docs: error: {self}"
+
 
 class CatalogInvalid(CatalogDocsError):
     """The catalogue did not load; carries every problem found."""
+
+    exit_code = EXIT_INVALID
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.column, p.key_path))

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -68,7 +70,7 @@ def test_render_of_a_named_catalogue_writes_beside_it_not_into_this_project(
     monkeypatch.chdir(project / "notes")
     code, out, err = run(capsys, "render", "--catalog", "../../other/catalog")
     assert code == 0, err
-    assert out.startswith(f"rendered into {os.path.join('..', '..', 'other', 'docs')}:"), out
+    assert out.startswith(f"rendered into {Path('..', '..', 'other', 'docs')}:"), out
     assert (other / "docs" / "index.md").is_file()
     assert not (project / "docs").exists() and not (project / "notes" / "docs").exists()
 
@@ -118,6 +120,132 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], project: Path) 
     assert code == 2 and "unknown version label 'NOPE'" in err
 
 
+# One row per command: its arguments when all is well, its exit code on an invalid catalogue, and arguments
+# that are a usage or environment error (a bad argument, or a path under a regular file, which no user can
+# write to, root included). clean and synth never read the catalogue; watch keeps serving and shows the
+# errors on every page, and exits with its server's code.
+SERVER = [sys.executable, "-c", "pass"]
+COMMANDS = {
+    "check": (["check"], 1, ["check", "--catalog", "no-such-folder"]),
+    "render": (["render"], 1, ["render", "--out", "blocker/docs"]),
+    "watch": (["watch", "--", *SERVER], 0, ["watch", "--catalog", "no-such-folder", "--", *SERVER]),
+    "clean": (["clean"], 0, ["clean", "--out", "blocker/docs"]),
+    "diff": (["diff", "FAKE 1.0", "FAKE 2.0"], 1, ["diff", "NOPE", "FAKE 1.0"]),
+    "export": (["export", "--format", "csv"], 1, ["export", "--format", "csv", "--out", "blocker/x.csv"]),
+    "new-label": (["new-label", "FAKE 9.0", "--from", "FAKE 3.0"], 1, ["new-label", "FAKE 9.0", "--from", "NOPE"]),
+    "synth": (["synth", "--operations", "2", "--versions", "1", "--plans", "1", "--out", "made"], 0,
+              ["synth", "--operations", "2", "--versions", "1", "--plans", "1", "--out", "blocker/made"]),
+}
+
+
+def exit_of(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str]:
+    """The exit code, argparse's included, and stderr."""
+    try:
+        code = cli.main(argv)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    return code, capsys.readouterr().err
+
+
+def test_the_exit_code_table_lists_every_command() -> None:
+    parser = cli.build_parser()
+    (group,) = [a for a in parser._actions if isinstance(a, type(parser._subparsers._group_actions[0]))]
+    assert set(COMMANDS) == set(group.choices)
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_exit_codes_of_each_command(capsys: pytest.CaptureFixture[str], project: Path,
+                                    monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    ok, on_invalid, bad = COMMANDS[command]
+    monkeypatch.chdir(project)
+    (project / "blocker").write_text("a file where a folder would go\n", encoding="utf-8")
+    code, err = exit_of(capsys, ok)
+    assert code == 0, err
+    code, err = exit_of(capsys, bad)
+    assert code == 2, err
+    assert err.endswith("\n") and "Traceback" not in err
+    assert err.splitlines()[-1].startswith(("catalog-docs: error: ", "usage: ", "catalog-docs ")), err
+    (project / "catalog" / "listing.yaml").write_text("source: '\u00a74'\nentries: 7\n", encoding="utf-8")
+    if command == "new-label":
+        (project / "catalog" / "versions" / "FAKE-9.0.yaml").unlink()  # made by the first run
+        edited = (project / "catalog" / "service.yaml").read_text(encoding="utf-8").replace("- FAKE 9.0\n", "")
+        (project / "catalog" / "service.yaml").write_text(edited, encoding="utf-8")
+    code, err = exit_of(capsys, ok)
+    assert code == on_invalid, err
+    if on_invalid == 1:
+        assert "listing.yaml:2:10: " in err and err.endswith("\n")
+
+
+def test_an_argument_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["no-such-command"], ["synth", "--operations", "0", "--versions", "1", "--plans", "1",
+                                       "--out", "x"], ["export"], ["diff", "--format", "yaml"]):
+        code, err = exit_of(capsys, argv)
+        assert code == 2 and "usage: " in err, argv
+
+
+def unprivileged(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the console script as a user who cannot read a mode-000 file (root can: it runs as nobody)."""
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv: a mode-000 file stays readable")
+        prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    return subprocess.run([*prefix, str(BIN / "catalog-docs"), *argv], cwd=cwd, capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "HOME": str(cwd)})
+
+
+def test_check_and_render_agree_on_an_unreadable_file() -> None:
+    root = Path(tempfile.mkdtemp(prefix="catalog-docs-unreadable-"))  # not under pytest's 0700 folder
+    try:
+        root.chmod(0o777)
+        write_catalog(root / "catalog", SPEC)
+        for path in [root / "catalog", *(root / "catalog").rglob("*")]:
+            path.chmod(0o777 if path.is_dir() else 0o644)
+        (root / "catalog" / "listing.yaml").chmod(0)
+        check = unprivileged(["check"], root)
+        render = unprivileged(["render"], root)
+        assert (check.returncode, render.returncode) == (1, 1), (check.stderr, render.stderr)
+        assert check.stderr == render.stderr
+        assert check.stderr.startswith("catalog/listing.yaml:1:1: (file): expected a readable file, found ")
+        assert not (root / "docs").exists()
+    finally:
+        shutil.rmtree(root)
+
+
+def test_export_makes_its_folder_and_writes_whole(capsys: pytest.CaptureFixture[str], project: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project)
+    code, err = exit_of(capsys, ["export", "--format", "openapi", "--out", "build/deeper/openapi.yaml"])
+    assert code == 0 and err == f"wrote {Path('build', 'deeper', 'openapi.yaml')}\n"
+    written = project / "build" / "deeper" / "openapi.yaml"
+    assert yaml.safe_load(written.read_text(encoding="utf-8"))["openapi"].startswith("3.1")
+    assert oct(written.stat().st_mode & 0o777) == oct(0o666 & ~current_umask())
+    assert [p.name for p in written.parent.iterdir()] == ["openapi.yaml"]  # no temporary file left
+
+
+def test_export_that_fails_leaves_the_old_file_whole(capsys: pytest.CaptureFixture[str], project: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project)
+    target = project / "out.csv"
+    target.write_text("the old file\n", encoding="utf-8")
+
+    def full_disk(*_args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cli.Path, "replace", full_disk)
+    code, err = exit_of(capsys, ["export", "--format", "csv", "--out", "out.csv"])
+    assert code == 2 and err == "catalog-docs: error: cannot write out.csv: No space left on device\n"
+    assert target.read_text(encoding="utf-8") == "the old file\n"
+    assert sorted(p.name for p in project.iterdir()) == ["catalog", "notes", "out.csv"]
+
+
+def current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 # --- help and version ----------------------------------------------------------------------------------
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -132,7 +260,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 def test_every_command_has_a_description_and_the_exit_codes() -> None:
     parser = cli.build_parser()
     top = parser.format_help()
-    assert "exit codes:" in top and "catalog/" in top
+    assert "exit codes (the same for every command):" in top and "catalog/" in top
     (group,) = [a for a in parser._actions if isinstance(a, type(parser._subparsers._group_actions[0]))]
     listed = {choice.dest for choice in group._choices_actions}
     assert listed == set(group.choices) == {"check", "render", "watch", "clean", "new-label", "diff", "export", "synth"}
@@ -187,7 +315,7 @@ def test_new_label_goes_last_and_keeps_a_flow_list(capsys: pytest.CaptureFixture
     assert block in text
     service.write_text(text.replace(block, "version_labels: [FAKE 1.0, FAKE 2.0, FAKE 3.0]  # kept\n"),
                        encoding="utf-8")
-    code, out, err = run(capsys, "new-label", "FAKE 10.0", "--from", "FAKE 3.0", "--catalog", str(catalog))
+    code, _, err = run(capsys, "new-label", "FAKE 10.0", "--from", "FAKE 3.0", "--catalog", str(catalog))
     assert code == 0, err
     assert "version_labels: [FAKE 1.0, FAKE 2.0, FAKE 3.0, FAKE 10.0]  # kept\n" in service.read_text(encoding="utf-8")
     assert [v.label for v in load_catalog(catalog).versions][-1] == "FAKE 10.0"
@@ -278,7 +406,7 @@ def test_diff_text_never_prints_raw_control_characters() -> None:
     from catalog_docs.compare.changes import compare_sides, parse_side
     from catalog_docs.compare.formats import format_text
 
-    catalog = load_catalog(write_catalog(Path(__import__("tempfile").mkdtemp()) / "catalog", SPEC))
+    catalog = load_catalog(write_catalog(Path(tempfile.mkdtemp()) / "catalog", SPEC))
     hostile = dataclasses.replace(catalog.versions[0], label="FAKE \x1b[31m1.0\u202e")
     catalog = dataclasses.replace(catalog, versions=(hostile, *catalog.versions[1:]))
     text = format_text(compare_sides(catalog, parse_side(hostile.label, catalog), parse_side("FAKE 2.0", catalog)))

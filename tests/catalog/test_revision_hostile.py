@@ -1,0 +1,260 @@
+"""`diff --against REV` on revisions written by someone the reviewer does not know: the revision is data.
+
+Hostile trees are made with git's plumbing (`git mktree` accepts names a checkout never writes: `..`, `.git`,
+a backslash, an empty name) on a fake catalogue. Whatever the tree holds, nothing outside the temporary
+folders changes; a refused revision says so on one line naming the entry, exits 2 and writes nothing at all;
+an over-limit blob is never read whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from catalog_docs import cli
+from catalog_docs.catalog import revision
+from catalog_docs.catalog.files import MAX_BYTES
+from catalog_docs.escape import for_terminal
+from fake_catalogs import FAKE_SPECS, write_catalog
+
+GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "Fake Tester", "GIT_AUTHOR_EMAIL": "fake@example.invalid",
+           "GIT_COMMITTER_NAME": "Fake Tester", "GIT_COMMITTER_EMAIL": "fake@example.invalid",
+           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def git(repo: Path, *args: str, stdin: bytes | None = None) -> str:
+    return subprocess.run(["git", *args], cwd=repo, env=GIT_ENV, check=True, capture_output=True,
+                          input=stdin).stdout.decode().strip()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Planted:
+    """One entry added to the revision's catalogue tree."""
+
+    where: tuple[str, ...]
+    """The folders below catalog/ that hold it: (), ("versions",) or ("versions", "deeper")."""
+    name: str
+    kind: str
+    """file, big (a blob over the loader's limit), link (mode 120000) or submodule (mode 160000)."""
+    content: bytes = b""
+
+
+class Sandbox:
+    """A repository with a fake catalogue committed, inside a folder that holds every temporary folder the
+    command may use (TMPDIR), so that what it touches can be listed."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.repo = root / "repo"
+        self.tmp = root / "a" / "b" / "c" / "d" / "tmp"  # deep: a `..` written below it would stay inside root
+        self.tmp.mkdir(parents=True)
+        self.repo.mkdir()
+        git(self.repo, "init", "-q", "-b", "main")
+        write_catalog(self.repo / "catalog", FAKE_SPECS["plans-come-and-go"])
+        git(self.repo, "add", "-A")
+        git(self.repo, "commit", "-q", "-m", "catalogue")
+        self.big = git(self.repo, "hash-object", "-w", "--stdin", stdin=b"x: 1\n" * (MAX_BYTES // 5 + 1))
+
+    def blob(self, content: bytes) -> str:
+        return git(self.repo, "hash-object", "-w", "--stdin", stdin=content)
+
+    def entry(self, planted: Planted) -> str:
+        """One `git mktree -z` record."""
+        if planted.kind == "submodule":
+            return f"160000 commit {'1' * 40}\t{planted.name}"
+        if planted.kind == "big":
+            return f"100644 blob {self.big}\t{planted.name}"
+        mode = "120000" if planted.kind == "link" else "100644"
+        return f"{mode} blob {self.blob(planted.content)}\t{planted.name}"
+
+    def tree(self, base: str | None, records: list[str]) -> str:
+        """A tree holding the entries of the tree `base` (if any) and `records`."""
+        old = git(self.repo, "ls-tree", "-z", base).split("\0") if base else []
+        text = "".join(f"{r}\0" for r in [*[o for o in old if o], *records])
+        return git(self.repo, "mktree", "-z", "--missing", stdin=text.encode("utf-8", "surrogateescape"))
+
+    def commit_with(self, planted: list[Planted]) -> str:
+        """A commit whose catalogue is the committed one plus the planted entries."""
+        deeper = [self.entry(p) for p in planted if p.where == ("versions", "deeper")]
+        in_versions = [self.entry(p) for p in planted if p.where == ("versions",)]
+        if deeper:
+            in_versions.append(f"040000 tree {self.tree(None, deeper)}\tdeeper")
+        top = [self.entry(p) for p in planted if p.where == ()]
+        versions = self.tree("HEAD:catalog/versions", in_versions)
+        catalog_old = [r for r in git(self.repo, "ls-tree", "-z", "HEAD:catalog").split("\0")
+                       if r and not r.endswith("\tversions")]
+        catalog = git(self.repo, "mktree", "-z", "--missing", stdin="".join(
+            f"{r}\0" for r in [*catalog_old, f"040000 tree {versions}\tversions", *top]).encode())
+        root = self.tree(None, [f"040000 tree {catalog}\tcatalog"])
+        return git(self.repo, "commit-tree", root, "-m", "hostile", "-p", "HEAD")
+
+    def state(self) -> dict[str, tuple[int, int]]:
+        """Every path under the sandbox with its size and modification time (the git objects folder aside:
+        the test itself adds objects to it; and the tmp folder's own time, which the tests check is empty)."""
+        seen: dict[str, tuple[int, int]] = {}
+        for top, dirs, files in os.walk(self.root):  # Path.walk is Python 3.12
+            folder = Path(top)
+            dirs[:] = [d for d in dirs if not (d == "objects" and folder.name == ".git")]
+            for name in [*dirs, *files]:
+                st = (folder / name).lstat()
+                seen[(folder / name).relative_to(self.root).as_posix()] = (
+                    st.st_size, 0 if folder / name == self.tmp else st.st_mtime_ns)
+        return seen
+
+
+@pytest.fixture(scope="module")
+def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Sandbox:
+    return Sandbox(tmp_path_factory.mktemp("hostile-revisions"))
+
+
+@contextlib.contextmanager
+def temp_folders_watched(sandbox: Sandbox) -> Iterator[list[str]]:
+    """Every TemporaryDirectory the command makes lands in the sandbox's tmp folder; yields their names."""
+    made: list[str] = []
+    real = tempfile.TemporaryDirectory
+
+    def spy(*args: object, **kwargs: object) -> tempfile.TemporaryDirectory[str]:
+        folder = real(*args, dir=sandbox.tmp, **kwargs)  # type: ignore[call-overload]  # passes the caller's own
+        made.append(folder.name)
+        return folder
+
+    with mock.patch.object(revision.tempfile, "TemporaryDirectory", spy):
+        yield made
+
+
+def run_against(sandbox: Sandbox, rev: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(sandbox.repo), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(["diff", "--against", rev])
+    return code, out.getvalue(), err.getvalue()
+
+
+# --- the rule, stated independently of the code: what refuses a revision ---------------------------------
+
+EXISTING = {(): {"service.yaml", "listing.yaml", "not-shown.yaml", "versions"},
+            ("versions",): {"FAKE-1.0.yaml", "FAKE-2.0.yaml", "FAKE-3.0.yaml"}}
+
+
+def refused(p: Planted) -> bool:
+    return (p.kind in ("link", "submodule") or p.name in ("", ".", "..") or "\\" in p.name
+            or p.name.rstrip(". ").lower() == ".git" or p.name in EXISTING.get(p.where, set()))
+
+
+HOSTILE_NAMES = st.one_of(
+    st.sampled_from(["..", ".", "", ".git", ".GIT", ".git.", ".git ", "a\\b", "..\\..\\evil", "\\", "evil.yaml",
+                     "listing.yaml", "versions", "FAKE-1.0.yaml", "new.yaml", "notes.txt", ".hidden"]),
+    st.text(alphabet=st.sampled_from([".", "\\", "g", "i", "t", "G", " ", "\n", "\x1b", "é", "\u202e", "y"]),
+            max_size=6),
+)
+PLANTED = st.builds(
+    Planted,
+    where=st.sampled_from([(), ("versions",), ("versions", "deeper")]),
+    name=HOSTILE_NAMES,
+    kind=st.sampled_from(["file", "file", "big", "link", "submodule"]),
+    content=st.sampled_from([b"", b"../../../../../../evil-target", b"label: EVIL\n", b"\x00\xff"]),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(planted=st.lists(PLANTED, min_size=1, max_size=3, unique_by=lambda p: (p.where, p.name)))
+def test_a_hostile_tree_touches_nothing_and_is_refused_on_one_line(sandbox: Sandbox, planted: list[Planted]) -> None:
+    rev = sandbox.commit_with(planted)
+    before, root_before = sandbox.state(), set(Path("/").iterdir())
+    with temp_folders_watched(sandbox) as made:
+        code, out, err = run_against(sandbox, rev)
+    assert sandbox.state() == before  # nothing written or removed in the repository or the temporary folders
+    assert set(Path("/").iterdir()) == root_before
+    assert list(sandbox.tmp.iterdir()) == []
+    bad = [p for p in planted if refused(p)]
+    if bad:
+        assert code == 2 and out == "", err
+        assert err.endswith("\n") and err.count("\n") == 1, err  # one line
+        assert err.startswith(f"catalog-docs: error: revision {rev!r} refused: "), err
+        shown = [f"its tree entry {for_terminal(repr('/'.join(['catalog', *p.where, p.name])))} is " for p in bad]
+        # git itself cannot list a tree with an empty name: the error says so, with git's words.
+        unreadable = any(p.name == "" for p in planted) and "git cannot read its tree (empty filename" in err
+        assert unreadable or any(name in err for name in shown), (shown, err)
+        assert made == []  # refused before any folder was made: nothing written anywhere
+    else:
+        assert code in (0, 1), err
+        if code == 1:  # the revision's catalogue does not load: its errors, each named as git names the file
+            lines = err.splitlines()
+            assert lines[0] == f"catalog-docs: error: the catalogue at revision {rev!r} does not load:"
+            assert all(line.startswith(f"{rev}:catalog/") for line in lines[1:-1]), err
+            assert lines[-1].endswith(("1 error", "errors"))
+
+
+def test_the_entries_the_issue_names_each_refuse_the_revision(sandbox: Sandbox) -> None:
+    cases = {"..": "a '..' component", ".": "a '.' component", ".git": "a '.git' component",
+             "a\\b": "a backslash in its name", ".GIT.": "a '.git' component"}
+    for name, why in cases.items():
+        rev = sandbox.commit_with([Planted(where=(), name=name, kind="file", content=b"x")])
+        code, out, err = run_against(sandbox, rev)
+        assert (code, out) == (2, ""), err
+        shown = for_terminal(repr(f"catalog/{name}"))
+        assert err == (f"catalog-docs: error: revision {rev!r} refused: its tree entry {shown} is {why}; "
+                       "nothing was read from it or written\n")
+    rev = sandbox.commit_with([Planted(where=("versions",), name="", kind="file")])
+    code, _, err = run_against(sandbox, rev)
+    assert code == 2
+    assert err == (f"catalog-docs: error: revision {rev!r} refused: git cannot read its tree (empty filename in "
+                   "tree entry); nothing was read from it or written\n")
+    for kind, word in (("link", "a symbolic link"), ("submodule", "a submodule (gitlink)")):
+        rev = sandbox.commit_with([Planted(where=("versions",), name="FAKE-9.0.yaml", kind=kind, content=b"../x")])
+        code, _, err = run_against(sandbox, rev)
+        assert code == 2
+        assert f"its tree entry 'catalog/versions/FAKE-9.0.yaml' is {word}, which a catalogue never holds" in err
+
+
+def test_the_catalogue_folder_itself_as_a_link_is_refused(sandbox: Sandbox) -> None:
+    link = sandbox.blob(b"../../../../")
+    rev = git(sandbox.repo, "commit-tree", sandbox.tree(None, [f"120000 blob {link}\tcatalog"]), "-m", "link")
+    code, _, err = run_against(sandbox, rev)
+    assert code == 2
+    assert "its tree entry 'catalog' is the catalogue folder itself, not a file in it" in err
+
+
+def test_an_over_limit_blob_gets_the_working_trees_error(sandbox: Sandbox) -> None:
+    rev = sandbox.commit_with([Planted(where=("versions",), name="FAKE-9.0.yaml", kind="big")])
+    code, out, err = run_against(sandbox, rev)
+    assert (code, out) == (1, "")
+    size = MAX_BYTES // 5 * 5 + 5
+    assert (f"{rev}:catalog/versions/FAKE-9.0.yaml:1:1: (file): expected a file of at most {MAX_BYTES} bytes, "
+            f"found {size} bytes") in err
+
+
+def test_a_200_mb_blob_is_never_read(tmp_path: Path) -> None:
+    """Peak memory of the command stays far below the blob's size (it was 430-640 MB when read whole)."""
+    box = Sandbox(tmp_path)
+    big = box.root / "big"
+    with big.open("wb") as f:
+        for _ in range(200):
+            f.write(b"y: 1\n" * (1024 * 1024 // 5))
+    oid = git(box.repo, "hash-object", "-w", str(big))
+    big.unlink()
+    catalog = [r for r in git(box.repo, "ls-tree", "-z", "HEAD:catalog").split("\0")
+               if r and not r.endswith("\tlisting.yaml")]
+    tree = git(box.repo, "mktree", "-z", stdin="".join(f"{r}\0" for r in
+                                                       [*catalog, f"100644 blob {oid}\tlisting.yaml"]).encode())
+    rev = git(box.repo, "commit-tree", box.tree(None, [f"040000 tree {tree}\tcatalog"]), "-m", "big")
+    probe = ("import json, resource, sys; from catalog_docs.cli import main; code = main(sys.argv[1:]); "
+             "print(json.dumps([code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss]), file=sys.__stdout__)")
+    result = subprocess.run([sys.executable, "-c", probe, "diff", "--against", rev], cwd=box.repo,
+                            capture_output=True, text=True, timeout=300)
+    code, peak_kib = json.loads(result.stdout.splitlines()[-1])
+    assert code == 1, result.stderr
+    assert "expected a file of at most" in result.stderr and "listing.yaml" in result.stderr
+    assert peak_kib < 100 * 1024, f"peak RSS {peak_kib} KiB"
