@@ -14,3 +14,9 @@ DOWNLOAD_SCHEMA_DIR = PACKAGE_DIR / "schemas"
 """The JSON Schemas of the downloads (`<name>.schema.json`), published as /downloads/<name>.schema.json."""
 MANIFEST = ".catalog-docs-manifest.json"
 """The render's record, in the output folder, of the files it wrote (and of its fingerprint)."""
+GENERATED_ROOTS = frozenset({"index.md", "legend.md", "operations", "versions", "plans", "compare", "matrix",
+                             "not-shown", "sources", "downloads"})
+"""The first path segment of every file the render writes into docs/ (as .gitignore lists them). The writer
+writes, replaces and removes files only under these: a manifest or journal found in docs/ that names anything
+else (docs/README.md, a hand-written page) was not written by catalog-docs, and nothing it names is touched.
+tests/site/test_planted_docs.py holds the render's pages and .gitignore to this list."""

@@ -26,9 +26,10 @@ def test_to_json_is_json_dumps_with_indent(data: object) -> None:
 
 _YAML_READY = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text()
-    | st.sampled_from(["yes", "No", "NULL", "~", "1.0", "0x1F", "-", "- a", "a: b", "#x", "x #y", "/a/b", "§8", "", " a",
-                       "a ", "2026-11-22", ".inf", "UPI_N 1.0.1", "\x85", "\u2028", "\ufeff", "\x7f", "\x00",
-                       "a\nb", "a\n", "\na", " a\nb", "a\n\n b", "a \n", "a\n ", "a\r\nb", "a\n\tb", "- a\n# b", "a\n\n"]),
+    | st.sampled_from(["yes", "No", "NULL", "~", "1.0", "0x1F", "-", "- a", "a: b", "#x", "x #y", "/a/b", "§8", "",
+                       " a", "a ", "2026-11-22", ".inf", "UPI_N 1.0.1", "\x85", "\u2028", "\ufeff", "\x7f", "\x00",
+                       "a\nb", "a\n", "\na", " a\nb", "a\n\n b", "a \n", "a\n ", "a\r\nb", "a\n\tb", "- a\n# b",
+                       "a\n\n"]),
     lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=25)
 
 

@@ -157,7 +157,8 @@ def test_the_banner_escapes_catalogue_text_and_goes_first_in_body(tmp_path: Path
         preview.record(["catalog/listing.yaml:3:9: path: expected a path, found '<script>alert(1)</script>'"],
                        tmp_path)
         shown = preview.with_banner(page)
-        assert shown.startswith('<!doctype html><html><head><title>t</title></head><body dir="ltr"><div id="catalog-docs-errors"')
+        assert shown.startswith('<!doctype html><html><head><title>t</title></head><body dir="ltr">'
+                                '<div id="catalog-docs-errors"')
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown and "<script>" not in shown
         assert not (tmp_path / "old.html").exists()  # changed errors under --dirty: every page is rebuilt
         preview.record([], tmp_path)

@@ -63,7 +63,7 @@ def tree(root: Path) -> dict[str, bytes]:
             path = Path(here) / name
             rel = path.relative_to(root).as_posix()
             if path.is_symlink():
-                out[rel] = b"-> " + os.readlink(path).encode()
+                out[rel] = b"-> " + str(path.readlink()).encode()
             elif path.is_dir():
                 out[rel] = b"<dir>"
             elif not path.is_file():
@@ -104,7 +104,8 @@ def test_docs_is_a_file(tmp_path: Path) -> None:
 def test_a_parent_of_docs_is_a_file(tmp_path: Path) -> None:
     (tmp_path / "site-src").write_bytes(b"x")
     docs = tmp_path / "site-src" / "docs"
-    with pytest.raises(CatalogDocsError, match=r"^cannot create .*site-src/docs: Not a directory; nothing was changed$"):
+    with pytest.raises(CatalogDocsError,
+                       match=r"^cannot create .*site-src/docs: Not a directory; nothing was changed$"):
         write_output(new_site(), docs)
 
 
@@ -163,7 +164,7 @@ def _run_writer(docs: Path, files: dict[str, str], *, unprivileged: bool, extra:
 def _restore_modes(root: Path) -> None:
     for here, dirs, _ in os.walk(root):
         for d in dirs:
-            os.chmod(os.path.join(here, d), 0o755)
+            (Path(here) / d).chmod(0o755)
 
 
 @pytest.mark.parametrize("locked", ["docs", "docs/operations", "docs/downloads"])
@@ -278,7 +279,8 @@ def test_a_full_tmpfs_leaves_docs_byte_identical(tmp_path: Path) -> None:
         write_output(json.loads({json.dumps(json.dumps(old_site()))}), docs)
         before = tree()
         try:
-            write_output({{**json.loads({json.dumps(json.dumps(new_site()))}), **json.loads({json.dumps(json.dumps(big))})}}, docs)
+            write_output({{**json.loads({json.dumps(json.dumps(new_site()))}),
+                          **json.loads({json.dumps(json.dumps(big))})}}, docs)
             print(json.dumps({{"error": None}}))
         except CatalogDocsError as exc:
             print(json.dumps({{"error": str(exc), "same": tree() == before}}))
@@ -312,15 +314,16 @@ def _count_replaces(tmp_path: Path, n: int = 40) -> int:
 
 def test_a_fault_at_every_step_of_the_swap_is_rolled_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     steps = _count_replaces(tmp_path, 8)
-    assert steps == 1 + (17 + 11) + 1 + 2  # the journal; 17 pages in, 11 old ones aside; a stale page; the manifest, the old one aside
+    # The journal; 17 pages in, 11 old ones aside; a stale page; the manifest, the old one aside.
+    assert steps == 1 + (17 + 11) + 1 + 2
     real = os.replace
     for fail_at in range(1, steps):  # 0 is the journal itself: covered by the ENOSPC test
         docs = tmp_path / f"docs{fail_at}"
         write_output(old_site(8), docs)
         before = tree(docs)
-        calls = []
+        calls: list[object] = []
 
-        def replace(a: object, b: object) -> None:
+        def replace(a: object, b: object, calls: list[object] = calls, fail_at: int = fail_at) -> None:
             calls.append(a)
             if len(calls) == fail_at + 1:
                 raise OSError(errno.EIO, os.strerror(errno.EIO), str(a))
@@ -451,7 +454,7 @@ def test_two_renders_racing_on_one_folder_leave_one_whole_site(tmp_path: Path) -
                 write_output(files, Path({str(docs)!r}))
         """)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for spec in specs]
         outs = [c.communicate(timeout=300) for c in children]
-        for child, (_, err) in zip(children, outs):
+        for child, (_, err) in zip(children, outs, strict=True):
             assert child.returncode == 0 and "Traceback" not in err, err
         final = visible(docs)
         assert final in (a, b), f"round {round_}: the two renders mixed their pages"
@@ -500,7 +503,8 @@ def test_a_symlink_at_a_generated_path_is_never_written_through(tmp_path: Path, 
     link.unlink()
     link.symlink_to(mine)
     before, outside_before = tree(docs), mine.read_bytes() if mine.exists() else None
-    with pytest.raises(CatalogDocsError, match=r"fakeOp3\.md \(a symbolic link; catalog-docs never writes through one\)"):
+    with pytest.raises(CatalogDocsError,
+                       match=r"fakeOp3\.md \(a symbolic link; catalog-docs never writes through one\)"):
         write_output(new_site(), docs)
     assert tree(docs) == before
     assert (mine.read_bytes() if mine.exists() else None) == outside_before
@@ -571,17 +575,40 @@ def test_a_stale_page_changed_by_hand_is_not_deleted(tmp_path: Path) -> None:
     assert tree(docs) == before
 
 
-def test_a_manifest_claiming_a_hand_written_file_does_not_get_it_deleted(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("rel", "refusal"), [
+    ("plans/notes.md", r"plans/notes\.md; catalog-docs removes only what it wrote"),
+    ("about.md", r"manifest is damaged \(it lists 'about\.md', which catalog-docs never writes\)"),
+])
+def test_a_manifest_claiming_a_hand_written_file_does_not_get_it_deleted(tmp_path: Path, rel: str,
+                                                                         refusal: str) -> None:
+    # Inside a generated folder the digest tells; outside them (docs/about.md) no manifest can claim a file.
     docs = tmp_path / "docs"
     write_output(old_site(), docs)
-    (docs / "about.md").write_text("# About us\n", encoding="utf-8")
+    (docs / rel).write_text("# About us\n", encoding="utf-8")
     manifest = json.loads((docs / MANIFEST).read_text(encoding="utf-8"))
-    manifest["files"].append("about.md")
-    manifest["digests"]["about.md"] = hashlib.blake2b(b"something else", digest_size=16).hexdigest()
+    manifest["files"].append(rel)
+    manifest["digests"][rel] = hashlib.blake2b(b"something else", digest_size=16).hexdigest()
     (docs / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
-    with pytest.raises(CatalogDocsError, match=r"about\.md; catalog-docs removes only what it wrote"):
+    with pytest.raises(CatalogDocsError, match=refusal):
         write_output(new_site(), docs)
-    assert (docs / "about.md").read_text(encoding="utf-8") == "# About us\n"
+    assert (docs / rel).read_text(encoding="utf-8") == "# About us\n"
+
+
+def test_a_manifest_claiming_a_hand_written_file_with_its_digest_cannot_have_it_deleted(tmp_path: Path) -> None:
+    # The bytes of docs/README.md are no secret: a planted manifest can record their digest. It still names a
+    # file outside the generated folders, so it is refused and the file stays.
+    docs = tmp_path / "docs"
+    write_output(old_site(), docs)
+    (docs / "README.md").write_bytes(b"# Hand-written\n")
+    manifest = json.loads((docs / MANIFEST).read_text(encoding="utf-8"))
+    manifest["files"].append("README.md")
+    manifest["digests"]["README.md"] = hashlib.blake2b(b"# Hand-written\n", digest_size=16).hexdigest()
+    (docs / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    before = tree(docs)
+    for files in (new_site(), {}):  # a render, then `catalog-docs clean`
+        with pytest.raises(CatalogDocsError, match=r"'README\.md', which catalog-docs never writes"):
+            write_output(files, docs)
+        assert tree(docs) == before
 
 
 def test_a_stale_page_replaced_by_a_link_is_not_followed_or_deleted(tmp_path: Path) -> None:
@@ -596,14 +623,21 @@ def test_a_stale_page_replaced_by_a_link_is_not_followed_or_deleted(tmp_path: Pa
     assert (docs / "plans" / "gone.md").is_symlink() and target.read_bytes() == b"# precious\n"
 
 
-def test_a_manifest_older_than_digests_still_removes_its_stale_pages(tmp_path: Path) -> None:
+def test_a_manifest_older_than_digests_does_not_get_its_stale_pages_deleted(tmp_path: Path) -> None:
+    # Without a digest nothing proves the bytes there are the ones catalog-docs wrote: the render names them
+    # and stops; once they are gone (deleted by hand), it goes on.
     docs = tmp_path / "docs"
     write_output(old_site(), docs)
     manifest = json.loads((docs / MANIFEST).read_text(encoding="utf-8"))
     del manifest["digests"]
     (docs / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
-    result = write_output(new_site(), docs)
-    assert result.removed == ("plans/gone.md",)
+    before = tree(docs)
+    with pytest.raises(CatalogDocsError, match=r"without a digest, so nothing proves catalog-docs wrote them: "
+                                               r".*plans/gone\.md; delete them if they are old generated pages"):
+        write_output(new_site(), docs)
+    assert tree(docs) == before
+    (docs / "plans" / "gone.md").unlink()
+    assert write_output(new_site(), docs).removed == ()
     assert_clean(docs, new_site())
 
 
@@ -647,7 +681,7 @@ def test_a_damaged_journal_is_reported_not_trusted(tmp_path: Path) -> None:
     (docs / JOURNAL).write_text('{"staging": "../../etc", "replace": [], "remove": {}, "manifest": ""}',
                                 encoding="utf-8")
     before = tree(docs)
-    with pytest.raises(CatalogDocsError, match=r"journal of an interrupted render is damaged"):
+    with pytest.raises(write.RecoveryRefused, match=r"journal of an interrupted render is damaged"):
         write_output(new_site(), docs)
     assert tree(docs) == before
 
@@ -705,7 +739,7 @@ def test_a_repeated_write_of_the_same_texts_reads_no_file_and_still_sees_edits(t
     from catalog_docs.site.write import write_output
 
     out = tmp_path / "docs"
-    files = {f"pages/p{i}.md": f"page {i}\n" * 50 for i in range(20)}
+    files = {f"plans/p{i}.md": f"page {i}\n" * 50 for i in range(20)}
     assert len(write_output(files, out).written) == 20
     reads: list[str] = []
     real = Path.read_bytes
@@ -713,9 +747,10 @@ def test_a_repeated_write_of_the_same_texts_reads_no_file_and_still_sees_edits(t
                         lambda self: (reads.append(self.name) if self.suffix == ".md" else None) or real(self))
     again = write_output(files, out)
     assert (again.written, again.unchanged, reads) == ((), 20, [])
-    (out / "pages/p3.md").write_text("edited by hand, longer than before\n", encoding="utf-8")
+    (out / "plans/p3.md").write_text("edited by hand, longer than before\n", encoding="utf-8")
     fixed = write_output(files, out)
-    assert fixed.written == ("pages/p3.md",) and (out / "pages/p3.md").read_text(encoding="utf-8") == files["pages/p3.md"]
+    assert fixed.written == ("plans/p3.md",)
+    assert (out / "plans/p3.md").read_text(encoding="utf-8") == files["plans/p3.md"]
     assert reads == ["p3.md"]
     # Equal texts that are other objects are read and compared as before: nothing to write.
     reads.clear()

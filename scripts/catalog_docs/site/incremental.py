@@ -83,7 +83,8 @@ def code_digest() -> bytes:
     return digest.digest()
 
 
-def _warm(catalog_dir: Path, out_dir: Path, manifest: dict, code: bytes, inputs: str, directory_urls: bool) -> None:
+def _warm(catalog_dir: Path, out_dir: Path, manifest: dict[str, Any], code: bytes, inputs: str,
+          directory_urls: bool) -> None:
     """See render_if_changed's keep_warm. Each page is read back only when its bytes have the digest the
     manifest recorded when the render wrote it."""
     reuse = _reuse.for_code(code)
@@ -142,7 +143,7 @@ def clear_reuse() -> None:
     _reuse.clear()
 
 
-def _manifest(out_dir: Path) -> dict | None:
+def _manifest(out_dir: Path) -> dict[str, Any] | None:
     try:
         data = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -181,9 +182,11 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
         inputs = input_fingerprint(catalog_dir, code) + ("" if directory_urls else ":flat-urls")
     except OSError as exc:
         raise CatalogDocsError(f"cannot read {exc.filename}: {exc.strerror}") from exc
-    recover(out_dir)  # an interrupted render is completed before its pages are trusted
+    # An interrupted render is completed before its pages are trusted; after one, render in full anyway: the
+    # journal's fingerprint came from docs/, and only a render proves the pages are the catalogue's.
+    recovered = recover(out_dir)
     manifest = _manifest(out_dir)
-    if not force and manifest is not None:
+    if not (force or recovered) and manifest is not None:
         stamp = manifest.get("fingerprint") or {}
         if stamp.get("inputs") == inputs and stamp.get("outputs") == output_signature(out_dir, manifest["files"]):
             if keep_warm:

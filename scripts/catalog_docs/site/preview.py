@@ -127,7 +127,8 @@ def with_banner(page: str) -> str:
     match = _BODY.search(page)
     if match is None:
         return page
-    top = (banner_html(_session.errors) if _session.errors else "") + (draft_html(_session.drafts) if _session.drafts else "")
+    top = ((banner_html(_session.errors) if _session.errors else "")
+           + (draft_html(_session.drafts) if _session.drafts else ""))
     return page[:match.end()] + top + page[match.end():]
 
 
@@ -155,7 +156,7 @@ def watch_docs_quietly(server: object, docs_dir: Path) -> bool:
 
     Hand-written files in docs/ still trigger a rebuild. Needs the MkDocs 1.x live-reload server (mkdocs and
     ProperDocs share it); with any other server nothing changes and False is returned."""
-    docs = os.path.abspath(docs_dir)
+    docs = os.path.abspath(docs_dir)  # noqa: PTH100  # the server keys its watches by abspath (links kept)
     try:
         watched, observer, cond = server._watched_paths, server.observer, server._rebuild_cond  # type: ignore[attr-defined]
     except AttributeError:

@@ -101,24 +101,35 @@ def watch(catalog_dir: Path, docs: Path, command: Sequence[str] = (), *, stop: t
     render_or_show_errors(catalog_dir, docs, say=say)
     proc = subprocess.Popen(list(command)) if command else None
     if proc is not None:
-        threading.Thread(target=lambda: (proc.wait(), stop.set()), daemon=True).start()
+        threading.Thread(target=_stop_when_done, args=(proc, stop), daemon=True).start()
     say(f"catalog-docs: watching {catalog_dir} and the templates; every change re-renders into {docs}")
     try:
         for _changes in watchfiles.watch(catalog_dir, TEMPLATES, stop_event=stop, debounce=200, step=50,
                                          raise_interrupt=False):
             render_or_show_errors(catalog_dir, docs, say=say)
     finally:
-        stopped_here = proc is not None and proc.poll() is None
-        if stopped_here:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stopped_here = proc is not None and _stop(proc)
     if proc is None or stopped_here:
         return 0
     return proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+
+
+def _stop_when_done(proc: subprocess.Popen[bytes], stop: threading.Event) -> None:
+    proc.wait()
+    stop.set()
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> bool:
+    """Stop the engine's server if it still runs (politely, then not); True when it was still running."""
+    if proc.poll() is not None:
+        return False
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    return True
 
 
 def main_say(message: str) -> None:

@@ -2,10 +2,14 @@
 
 `write_output` owns the output folder, and only its own files in it:
 
+- **Only under the generated folders.** Every path it writes, replaces or removes starts with one of
+  `layout.GENERATED_ROOTS` (`operations/`, `index.md`, ...). A manifest or journal found in docs/ that names
+  anything else was not written by catalog-docs: it is refused, and nothing it names is touched.
 - **Checked first.** Before anything is written, every generated path is checked: a hand-written file, a
   symbolic link, a folder or a special file there, a symbolic link on the way to it, or a hand-written file
   inside a generated folder stops the write with an error that names them. A stale file is removed only if
-  it still holds the bytes catalog-docs wrote (the manifest records a digest of each file).
+  it still holds the bytes catalog-docs wrote (the manifest records a digest of each file; a file without
+  one is never removed).
 - **Staged, journalled, swapped.** Changed files and the new manifest are written into a hidden staging
   folder inside docs/; only when all of it is on disk is a journal written (atomically), which is the
   commit point. The swap then moves each file in (the old one into the staging folder), removes stale files
@@ -14,6 +18,11 @@
   swap puts every file back. A process killed at any moment leaves either no journal (docs/ as it was, plus
   a hidden staging folder) or a journal, and the next write (or `recover`, which the render and the mkdocs
   hook call first) completes the swap it records. Leftover staging folders are removed.
+- **A journal is data until proven.** docs/ may hold anything, planted or left over. Recovery completes a
+  journal only when its staging folder is a real folder that holds the files the journal names, with the
+  digests its manifest records, every folder on the way to every path it names is a real folder (checked
+  without following links), and each file it would replace or remove is one the current manifest lists.
+  Otherwise it refuses with `RecoveryRefused`, naming the journal and the reason, and touches nothing.
 - **One writer at a time.** Writers take an exclusive lock on the output folder itself (flock), so two
   renders into the same docs/ run one after the other.
 
@@ -24,6 +33,8 @@ It imports nothing beyond the standard library and two light modules, so the ren
 
 from __future__ import annotations
 
+# Every rename is os.replace (not Path.replace): the one call the fault and crash tests intercept.
+# ruff: noqa: PTH105
 import errno
 import hashlib
 import json
@@ -32,31 +43,49 @@ import posixpath
 import re
 import shutil
 import stat
+import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Literal, TypedDict
 
 from catalog_docs.catalog.gcpause import paused_gc
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.layout import MANIFEST
+from catalog_docs.layout import GENERATED_ROOTS, MANIFEST
 
-try:
+if sys.platform != "win32":  # Windows has no flock: renders there are not serialised
     import fcntl
-except ImportError:  # Windows: no flock; renders there are not serialised
-    fcntl = None  # type: ignore[assignment]
 
 JOURNAL = ".catalog-docs-journal.json"
 """The swap in progress, in the output folder: present only between the commit point and the end of a swap."""
 STAGING_PREFIX = ".catalog-docs-staging-"
 _LEFTOVER = re.compile(r"\.catalog-docs-(?:staging-)?[A-Za-z0-9_]{8}")
 """Staging folders of earlier runs (`.catalog-docs-XXXXXXXX` was the name before the journal existed)."""
+_DIGEST = re.compile(r"[0-9a-f]{32}")
 LOCK_WAIT_S = 300.0
 """How long a writer waits for another one on the same folder before giving up with an error."""
 GENERATOR = "catalog-docs render"
+
+Kind = Literal["absent", "absent-under-file", "dir", "file", "link", "special"]
+Stats = dict[str, os.stat_result | None]
+
+
+class RecoveryRefused(CatalogDocsError):
+    """A journal in the output folder that catalog-docs cannot prove it wrote; nothing was touched."""
+
+
+class Journal(TypedDict):
+    """The journal's JSON: the staging folder's name, the files to move in and to remove (each with the
+    digest it must still have), and the manifest's text (moved in last)."""
+
+    generator: str
+    staging: str
+    replace: list[str]
+    remove: dict[str, str]
+    manifest: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -81,8 +110,88 @@ def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+# --- paths -------------------------------------------------------------------------------------------------
+
+
+def _clean_rel(rel: object) -> bool:
+    """A relative path of real names (no empty, `.` or `..` part, no backslash or NUL)."""
+    if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel or "\0" in rel:
+        return False
+    return not any(p in ("", ".", "..") for p in rel.split("/"))
+
+
+def generated(rel: object) -> bool:
+    """Whether `rel` is a path catalog-docs may write, replace or remove: clean, under a generated root."""
+    return _clean_rel(rel) and str(rel).split("/", 1)[0] in GENERATED_ROOTS
+
+
+def _safe_target(out_dir: Path, rel: str) -> Path:
+    """The path of a generated file; refuses a relative path that would leave the output folder."""
+    if not _clean_rel(rel):
+        raise CatalogDocsError(f"refusing to write outside {out_dir}: {rel}")
+    return out_dir.joinpath(*rel.split("/"))
+
+
+def _kind(path: Path) -> Kind:
+    """absent, dir, file, link or special: what is at a path, without following a link."""
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return "absent"
+    except NotADirectoryError:
+        return "absent-under-file"
+    if stat.S_ISLNK(mode):
+        return "link"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    return "file" if stat.S_ISREG(mode) else "special"
+
+
+def _blocked_folder(base: Path, rel: str) -> str | None:
+    """The first folder between base and rel's file that is a link or not a folder, described (checked
+    with lstat, component by component: a link is never followed); None when each is a folder or missing."""
+    path = base
+    for part in rel.split("/")[:-1]:
+        path = path / part
+        kind = _kind(path)
+        if kind == "dir":
+            continue
+        if kind.startswith("absent"):
+            return None
+        return f"{path} is a symbolic link" if kind == "link" else f"{path} is not a folder"
+    return None
+
+
+def _stat_or_none(path: Path) -> os.stat_result | None:
+    try:
+        return path.stat()
+    except OSError:
+        return None
+
+
+def _read_text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return None
+
+
+def _file_digest(path: Path) -> str | None:
+    """The digest of a regular file (never through a link); None when something else, or nothing, is there."""
+    if _kind(path) != "file":
+        return None
+    try:
+        return digest(path.read_bytes())
+    except OSError:
+        return None
+
+
+# --- the manifest ------------------------------------------------------------------------------------------
+
+
 def _read_manifest(out_dir: Path) -> tuple[set[str], dict[str, str]]:
-    """The files the last render wrote, and the digest of each (empty for a manifest older than digests)."""
+    """The files the last render wrote, and the digest of each (empty for a manifest older than digests).
+    A manifest that names a path outside the generated folders was not written here: refused."""
     path = out_dir / MANIFEST
     try:
         st = path.lstat()
@@ -94,26 +203,40 @@ def _read_manifest(out_dir: Path) -> tuple[set[str], dict[str, str]]:
         raise CatalogDocsError(f"{path}: the render manifest is not a regular file (a link or a folder); "
                                "remove it and the generated pages")
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-        files = {str(p) for p in data["files"]}
-        digests = data.get("digests") or {}
-        if not isinstance(digests, dict):
-            raise TypeError("digests is not a mapping")
-        return files, {str(k): str(v) for k, v in digests.items()}
+        files, digests = _manifest_entries(path.read_bytes().decode("utf-8"))
     except OSError as exc:
         raise _fault("read", path, exc) from None
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise CatalogDocsError(f"{path}: the render manifest is damaged ({exc}); delete it and the generated pages") from exc
+        raise CatalogDocsError(f"{path}: the render manifest is damaged ({exc}); delete it and the generated "
+                               "pages") from None
+    return files, digests
+
+
+def _manifest_entries(text: str) -> tuple[set[str], dict[str, str]]:
+    """The files and digests of a manifest's text; ValueError or TypeError for one catalog-docs cannot
+    have written (not JSON, a path outside the generated folders, a digest that is not one)."""
+    data = json.loads(text)
+    files = data["files"]
+    digests = data.get("digests") or {}
+    if not isinstance(files, list) or not isinstance(digests, dict):
+        raise TypeError("files is not a list or digests is not a mapping")
+    for rel in [*files, *digests]:
+        if not generated(rel):
+            raise ValueError(f"it lists {rel!r}, which catalog-docs never writes")
+    for value in digests.values():
+        if not (isinstance(value, str) and _DIGEST.fullmatch(value)):
+            raise ValueError(f"{value!r} is not a digest")
+    return set(files), dict(digests)
 
 
 def _manifest_text(files: dict[str, str], fingerprint: dict[str, str] | None) -> str:
-    data: dict[str, Any] = {"generator": GENERATOR, "files": sorted(files), "digests": dict(sorted(files.items()))}
+    data: dict[str, object] = {"generator": GENERATOR, "files": sorted(files), "digests": dict(sorted(files.items()))}
     if fingerprint is not None:
         data["fingerprint"] = fingerprint
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def _signature(stats: dict[str, os.stat_result | None]) -> str:
+def _signature(stats: Stats) -> str:
     """The hash the fingerprint keeps of generated files' sizes and modification times (None: missing)."""
     sig = hashlib.sha256()
     for rel in sorted(stats):
@@ -128,12 +251,7 @@ def output_signature(out_dir: Path, files: list[str]) -> str:
     return _signature({rel: _stat_or_none(out_dir / rel) for rel in files})
 
 
-def _safe_target(out_dir: Path, rel: str) -> Path:
-    """The path of a generated file; refuses a relative path that would leave the output folder."""
-    parts = rel.split("/")
-    if not rel or rel.startswith("/") or any(p in ("", ".", "..") for p in parts) or "\\" in rel or "\0" in rel:
-        raise CatalogDocsError(f"refusing to write outside {out_dir}: {rel}")
-    return out_dir.joinpath(*parts)
+# --- the lock ----------------------------------------------------------------------------------------------
 
 
 @contextmanager
@@ -142,10 +260,11 @@ def _locked(out_dir: Path) -> Iterator[None]:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise CatalogDocsError(f"cannot write into {out_dir}: a file is there, not a folder; nothing was changed") from None
+        raise CatalogDocsError(f"cannot write into {out_dir}: a file is there, not a folder; "
+                               "nothing was changed") from None
     except OSError as exc:
         raise _fault("create", out_dir, exc) from None
-    if fcntl is None:  # no flock (Windows, where a folder cannot be opened either): write unserialised
+    if sys.platform == "win32":  # no flock, and a folder cannot be opened either: write unserialised
         yield
         return
     try:
@@ -174,29 +293,150 @@ def _wait_for_lock(fd: int, out_dir: Path) -> None:
             return  # a file system without locks (some network mounts): write unserialised
 
 
-def _kind(path: Path) -> str:
-    """absent, dir, file, link or special: what is at a path, without following a link."""
+def check_writable_folder(folder: Path, what: str) -> None:
+    """Create `folder` if needed and prove a file can be made in it (made and removed at once): one line
+    naming the folder when it cannot, instead of a traceback half way through a build. Permission bits are
+    not trusted to tell (root ignores them); a read-only mount, a file in the way or a full disk show here."""
     try:
-        mode = path.lstat().st_mode
-    except FileNotFoundError:
-        return "absent"
-    except NotADirectoryError:
-        return "absent-under-file"
-    if stat.S_ISLNK(mode):
-        return "link"
-    if stat.S_ISDIR(mode):
-        return "dir"
-    return "file" if stat.S_ISREG(mode) else "special"
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".catalog-docs-probe-")
+    except FileExistsError:
+        raise CatalogDocsError(f"cannot write {what} into {folder}: a file is there, not a folder; remove it or "
+                               "choose another folder") from None
+    except OSError as exc:
+        raise CatalogDocsError(f"cannot write {what} into {folder}: {exc.strerror or exc}; make it a writable "
+                               "folder or choose another") from None
+    os.close(fd)
+    Path(probe).unlink()
+
+
+# --- the plan: every path checked before anything is written -----------------------------------------------
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Plan:
     changed: tuple[str, ...]
     unchanged: tuple[str, ...]
-    stale: dict[str, str | None]
-    """Stale files that exist, with the digest they must still have (None: written before digests)."""
+    stale: dict[str, str]
+    """Stale files that exist, with the digest they must still have."""
     replaced: tuple[str, ...] = ()
     """The changed files that exist now (the swap moves each aside); the others are new."""
+
+
+_UNSAFE_AT_TARGET: dict[str, str] = {
+    "link": "a symbolic link; catalog-docs never writes through one",
+    "dir": "a folder where catalog-docs writes a file",
+    "special": "a special file: a pipe, socket or device",
+}
+
+
+@dataclass(slots=True, kw_only=True)
+class _Planner:
+    """What `_plan` finds, path by path: each list is one kind of refusal (mutable while it plans)."""
+
+    out_dir: Path
+    owned: set[str]
+    digests: dict[str, str]
+    changed: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    stale: dict[str, str] = field(default_factory=dict)
+    conflicts: list[str] = field(default_factory=list)
+    unsafe: list[str] = field(default_factory=list)
+    edited: list[str] = field(default_factory=list)
+    unproven: list[str] = field(default_factory=list)
+    folder_kind: dict[str, Kind] = field(default_factory=lambda: {"": "dir"})
+
+    def folders_ok(self, rel: str) -> bool:
+        """Each folder on the way to rel is a real folder or missing (created by the swap); one lstat per folder."""
+        parts = rel.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            folder = "/".join(parts[:i])
+            kind = self.folder_kind.get(folder)
+            if kind is None:
+                kind = self.folder_kind[folder] = _kind(self.out_dir / folder)
+            if kind == "link":
+                self.unsafe.append(f"{self.out_dir / folder} (a symbolic link where catalog-docs writes a folder)")
+                return False
+            if kind in ("file", "special"):
+                self.conflicts.append(folder)
+                return False
+            if kind != "dir":
+                return True
+        return True
+
+    def known(self, rel: str) -> None:
+        """A file this process wrote with the same text, untouched since: unchanged without reading it."""
+        if self.folders_ok(rel):
+            (self.unchanged if rel in self.owned else self.conflicts).append(rel)
+
+    def to_write(self, rel: str, data: bytes) -> None:
+        """A generated file: new, changed, unchanged, or refused (what is there is not ours to replace)."""
+        target = _safe_target(self.out_dir, rel)
+        if not self.folders_ok(rel):
+            return
+        kind = _kind(target)
+        if kind.startswith("absent"):
+            self.changed.append(rel)
+        elif kind in _UNSAFE_AT_TARGET:
+            self.unsafe.append(f"{target} ({_UNSAFE_AT_TARGET[kind]})")
+        elif rel not in self.owned:
+            self.conflicts.append(rel)
+        elif self._same(target, data):
+            self.unchanged.append(rel)
+        else:
+            self.changed.append(rel)
+            self.replaced.append(rel)
+
+    @staticmethod
+    def _same(target: Path, data: bytes) -> bool:
+        try:
+            return target.read_bytes() == data
+        except OSError as exc:
+            raise _fault("read", target, exc) from None
+
+    def to_remove(self, rel: str) -> None:
+        """A file the last render wrote and this one does not: removed only if it holds what was written."""
+        target = _safe_target(self.out_dir, rel)
+        if not self.folders_ok(rel):
+            return
+        kind = _kind(target)
+        if kind.startswith("absent"):
+            return
+        if kind != "file":
+            what = "symbolic link" if kind == "link" else kind
+            self.unsafe.append(f"{target} (listed as generated, but now a {what})")
+            return
+        want = self.digests.get(rel)
+        if want is None:
+            self.unproven.append(rel)  # a manifest older than digests: nothing proves the bytes are ours
+            return
+        try:
+            if digest(target.read_bytes()) != want:
+                self.edited.append(rel)
+                return
+        except OSError as exc:
+            raise _fault("read", target, exc) from None
+        self.stale[rel] = want
+
+    def refusals(self) -> Iterator[str]:
+        """One message per kind of refusal found, in the order a reader should fix them."""
+        out = self.out_dir
+        if self.conflicts:
+            yield ("refusing to overwrite hand-written files (not written by catalog-docs): "
+                   + ", ".join(str(out / c) for c in sorted(set(self.conflicts)))
+                   + "; move or rename them, or delete them if they are old generated pages")
+        if self.unsafe:
+            yield ("refusing to write at these generated paths: " + ", ".join(self.unsafe)
+                   + "; remove them (catalog-docs writes only regular files in real folders)")
+        if self.edited:
+            yield ("generated files that are no longer generated but were changed since catalog-docs wrote them: "
+                   + ", ".join(str(out / e) for e in self.edited)
+                   + "; catalog-docs removes only what it wrote: move or delete them")
+        if self.unproven:
+            yield ("files that are no longer generated, which the manifest lists without a digest, so nothing "
+                   "proves catalog-docs wrote them: " + ", ".join(str(out / e) for e in self.unproven)
+                   + "; delete them if they are old generated pages, or move them")
 
 
 def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: dict[str, str],
@@ -204,90 +444,16 @@ def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: di
     """Check every generated and stale path before anything is written; what to write and to remove.
     `known`: files this process wrote with the same text, whose size, modification time and inode are still
     what they were after that write (`_Written`): unchanged without reading them again."""
-    conflicts: list[str] = []
-    unsafe: list[str] = []
-    folder_kind: dict[str, str] = {"": "dir"}
-
-    def folders_ok(rel: str) -> bool:
-        parts = rel.split("/")[:-1]
-        for i in range(1, len(parts) + 1):
-            folder = "/".join(parts[:i])
-            kind = folder_kind.get(folder)
-            if kind is None:
-                kind = folder_kind[folder] = _kind(out_dir / folder)
-            if kind == "link":
-                unsafe.append(f"{out_dir / folder} (a symbolic link where catalog-docs writes a folder)")
-                return False
-            if kind in ("file", "special"):
-                conflicts.append(folder)
-                return False
-            if kind != "dir":
-                return True  # missing: created by the swap
-        return True
-
-    changed, unchanged, replaced = [], [], []
+    planner = _Planner(out_dir=out_dir, owned=owned, digests=digests)
     for rel in sorted(known):
-        if folders_ok(rel):
-            (unchanged if rel in owned else conflicts).append(rel)
+        planner.known(rel)
     for rel, data in encoded.items():
-        target = _safe_target(out_dir, rel)
-        if not folders_ok(rel):
-            continue
-        kind = _kind(target)
-        if kind.startswith("absent"):
-            changed.append(rel)
-        elif kind == "link":
-            unsafe.append(f"{target} (a symbolic link; catalog-docs never writes through one)")
-        elif kind == "dir":
-            unsafe.append(f"{target} (a folder where catalog-docs writes a file)")
-        elif kind == "special":
-            unsafe.append(f"{target} (a special file: a pipe, socket or device)")
-        elif rel not in owned:
-            conflicts.append(rel)
-        else:
-            try:
-                same = target.read_bytes() == data
-            except OSError as exc:
-                raise _fault("read", target, exc) from None
-            (unchanged if same else changed).append(rel)
-            if not same:
-                replaced.append(rel)
-    stale: dict[str, str | None] = {}
-    edited: list[str] = []
+        planner.to_write(rel, data)
     for rel in sorted(owned - set(encoded) - known):
-        target = _safe_target(out_dir, rel)
-        if not folders_ok(rel):
-            continue
-        kind = _kind(target)
-        if kind.startswith("absent"):
-            continue
-        if kind != "file":
-            unsafe.append(f"{target} (listed as generated, but now a {'symbolic link' if kind == 'link' else kind})")
-            continue
-        want = digests.get(rel)
-        if want is not None:
-            try:
-                if digest(target.read_bytes()) != want:
-                    edited.append(rel)
-                    continue
-            except OSError as exc:
-                raise _fault("read", target, exc) from None
-        stale[rel] = want
-    if conflicts:
-        raise CatalogDocsError(
-            "refusing to overwrite hand-written files (not written by catalog-docs): "
-            + ", ".join(str(out_dir / c) for c in sorted(set(conflicts)))
-            + "; move or rename them, or delete them if they are old generated pages"
-        )
-    if unsafe:
-        raise CatalogDocsError("refusing to write at these generated paths: " + ", ".join(unsafe)
-                               + "; remove them (catalog-docs writes only regular files in real folders)")
-    if edited:
-        raise CatalogDocsError(
-            "generated files that are no longer generated but were changed since catalog-docs wrote them: "
-            + ", ".join(str(out_dir / e) for e in edited)
-            + "; catalog-docs removes only what it wrote: move or delete them"
-        )
+        planner.to_remove(rel)
+    first = next(planner.refusals(), None)
+    if first is not None:
+        raise CatalogDocsError(first)
     strays = sorted(set(_strays(out_dir, set(encoded) | known, owned)))
     if strays:
         # A page inside a generated folder would pass for a generated page (and .gitignore hides it).
@@ -296,26 +462,38 @@ def _plan(out_dir: Path, encoded: dict[str, bytes], owned: set[str], digests: di
             + ", ".join(str(out_dir / s) for s in strays)
             + "; move them out of those folders (hand-written pages belong elsewhere in the docs folder)"
         )
-    return _Plan(changed=tuple(changed), unchanged=tuple(unchanged), stale=stale, replaced=tuple(replaced))
+    return _Plan(changed=tuple(planner.changed), unchanged=tuple(planner.unchanged), stale=planner.stale,
+                 replaced=tuple(planner.replaced))
+
+
+def _top_folders(files: Iterable[str]) -> list[str]:
+    """The outermost sub-folders that generated files sit in (`operations`, not `operations/x`)."""
+    folders = {posixpath.dirname(rel) for rel in files} - {""}
+    return sorted(f for f in folders if not any(f.startswith(g + "/") for g in folders))
 
 
 def _strays(out_dir: Path, encoded: set[str], owned: set[str]) -> Iterator[str]:
     """Files, links and special files that catalog-docs did not write, inside a sub-folder it writes into
     (hidden ones aside, as mkdocs skips them too). Symbolic links to folders are listed, never followed."""
-    folders = {posixpath.dirname(rel) for rel in encoded} - {""}
-    tops = {f for f in folders if not any(f.startswith(g + "/") for g in folders)}
-    known = set(encoded) | owned
-    for folder in sorted(tops):
+    known = encoded | owned
+    for folder in _top_folders(encoded):
         base = out_dir / folder
-        if _kind(base) != "dir":
-            continue
-        for here, dirs, names in os.walk(base):
-            rel_here = Path(here).relative_to(out_dir).as_posix()
-            for name in names + [d for d in dirs if os.path.islink(os.path.join(here, d))]:
-                rel = f"{rel_here}/{name}"
-                if rel not in known and not any(p.startswith(".") for p in rel.split("/")):
-                    yield rel
-            dirs[:] = [d for d in dirs if not d.startswith(".")]
+        if _kind(base) == "dir":
+            yield from (rel for rel in _entries_under(out_dir, base) if rel not in known)
+
+
+def _entries_under(out_dir: Path, base: Path) -> Iterator[str]:
+    """Every visible file, link and special file under base (links to folders included, never followed)."""
+    for here, dirs, names in os.walk(base):
+        rel_here = Path(here).relative_to(out_dir).as_posix()
+        for name in names + [d for d in dirs if (Path(here) / d).is_symlink()]:
+            rel = f"{rel_here}/{name}"
+            if not any(p.startswith(".") for p in rel.split("/")):
+                yield rel
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+
+
+# --- staging -----------------------------------------------------------------------------------------------
 
 
 def _prune_empty(out_dir: Path, folder: Path) -> None:
@@ -401,8 +579,7 @@ def _known(out_dir: Path, files: dict[str, str]) -> dict[str, _Written]:
     return out
 
 
-def _remember(out_dir: Path, files: dict[str, str], digests: dict[str, str],
-              stats: dict[str, os.stat_result | None]) -> None:
+def _remember(out_dir: Path, files: dict[str, str], digests: dict[str, str], stats: Stats) -> None:
     written = {}
     for rel, text in files.items():
         key = _stat_key(stats.get(rel))
@@ -411,13 +588,21 @@ def _remember(out_dir: Path, files: dict[str, str], digests: dict[str, str],
     _WRITTEN[str(out_dir.resolve())] = written
 
 
+def _check_files(out_dir: Path, files: Iterable[str]) -> None:
+    """Every path to write is clean and under a generated root (the render never makes another)."""
+    for rel in files:
+        _safe_target(out_dir, rel)
+        if not generated(rel):
+            raise CatalogDocsError(f"refusing to write {rel} into {out_dir}: catalog-docs writes only under "
+                                   + ", ".join(sorted(GENERATED_ROOTS)))
+
+
 @paused_gc()
 def write_output(files: dict[str, str], out_dir: Path, *, inputs: str | None = None) -> WriteResult:
     """Write generated files into out_dir: only changed ones, staged and journalled first, never over a
     hand-written file. With `inputs` (the render's input fingerprint) the manifest records the fingerprint
     that lets `incremental` skip the next render when nothing changed."""
-    for rel in files:
-        _safe_target(out_dir, rel)
+    _check_files(out_dir, files)
     with _locked(out_dir):
         _recover_locked(out_dir)
         owned, old_digests = _read_manifest(out_dir)
@@ -425,9 +610,9 @@ def write_output(files: dict[str, str], out_dir: Path, *, inputs: str | None = N
         encoded = {rel: text.encode("utf-8") for rel, text in files.items() if rel not in known}
         plan = _plan(out_dir, encoded, owned, old_digests, frozenset(known))
         new_digests = {rel: known[rel].digest if rel in known else digest(encoded[rel]) for rel in files}
-        final_stats: dict[str, os.stat_result | None] = {}
+        final_stats: Stats = {}
 
-        def manifest_for(stats: dict[str, os.stat_result | None]) -> str:
+        def manifest_for(stats: Stats) -> str:
             final_stats.update(stats)
             fingerprint = None
             if inputs is not None:
@@ -457,14 +642,8 @@ def write_output(files: dict[str, str], out_dir: Path, *, inputs: str | None = N
         return WriteResult(written=plan.changed, unchanged=len(plan.unchanged), removed=tuple(plan.stale))
 
 
-def _stat_or_none(path: Path) -> os.stat_result | None:
-    try:
-        return path.stat()
-    except OSError:
-        return None
-
-
-def _stage(out_dir: Path, staging: Path, encoded: dict[str, bytes], plan: _Plan, manifest_for: Any) -> dict[str, Any]:
+def _stage(out_dir: Path, staging: Path, encoded: dict[str, bytes], plan: _Plan,
+           manifest_for: Callable[[Stats], str]) -> Journal:
     """Write every changed file and the manifest into the staging folder, then the journal (the commit
     point). Any fault here leaves the output folder as it was."""
     new, old = staging / "new", staging / "old"
@@ -476,7 +655,7 @@ def _stage(out_dir: Path, staging: Path, encoded: dict[str, bytes], plan: _Plan,
         # render into an empty docs/ moves nothing aside).
         for folder in sorted({posixpath.dirname(r) for r in (*plan.replaced, *plan.stale)} | {""}):
             (old / folder).mkdir(parents=True, exist_ok=True)
-        stats: dict[str, os.stat_result | None] = {}
+        stats: Stats = {}
         for rel in plan.changed:
             _put(new / rel, encoded[rel])
             stats[rel] = (new / rel).stat()  # a rename keeps size and mtime: the swapped file's signature
@@ -485,8 +664,8 @@ def _stage(out_dir: Path, staging: Path, encoded: dict[str, bytes], plan: _Plan,
         rel = MANIFEST
         manifest = manifest_for(stats)
         _put(staging / "manifest", manifest.encode("utf-8"))
-        journal = {"generator": GENERATOR, "staging": staging.name, "replace": list(plan.changed),
-                   "remove": plan.stale, "manifest": manifest}
+        journal: Journal = {"generator": GENERATOR, "staging": staging.name, "replace": list(plan.changed),
+                            "remove": plan.stale, "manifest": manifest}
         rel = JOURNAL
         _put(staging / "journal", json.dumps(journal, ensure_ascii=False).encode("utf-8"))
         fd = os.open(staging / "journal", os.O_RDONLY)
@@ -500,60 +679,81 @@ def _stage(out_dir: Path, staging: Path, encoded: dict[str, bytes], plan: _Plan,
     return journal
 
 
-def _swap(out_dir: Path, staging: Path, journal: dict[str, Any], *, rollback_on_error: bool) -> None:
+# --- the swap ----------------------------------------------------------------------------------------------
+
+Step = Literal["replace", "remove", "manifest"]
+
+
+@dataclass(slots=True, kw_only=True)
+class _SwapLog:
+    """What a swap did so far (for its rollback), and the path it is working on (for its error)."""
+
+    done: list[tuple[Step, str]] = field(default_factory=list)
+    created: list[Path] = field(default_factory=list)
+    at: Path
+
+
+def _swap(out_dir: Path, staging: Path, journal: Journal, *, rollback_on_error: bool) -> None:
     """Move the staged files in (old ones aside), stale files aside, the manifest in last. Idempotent: a
     recovery runs it again after a crash and it picks up where the crashed run stopped. An OSError it
     raises names the generated path it was working on."""
-    new, old = staging / "new", staging / "old"
-    done: list[tuple[str, str]] = []  # ("replace" | "remove" | "manifest", rel), for the rollback
-    created: list[Path] = []
-    at = out_dir
+    log = _SwapLog(at=out_dir)
     try:
         for rel in journal["replace"]:
-            source, at, aside = new / rel, _safe_target(out_dir, rel), old / rel
-            if _kind(source) != "file":
-                continue  # moved in before a crash
-            _make_folders(out_dir, at.parent, created)
-            kind = _kind(at)
-            if kind == "file" and _kind(aside).startswith("absent"):
-                aside.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(at, aside)
-            elif kind not in ("absent", "file"):
-                raise OSError(errno.EEXIST, "something other than a generated file appeared there")
-            done.append(("replace", rel))
-            os.replace(source, at)
+            _move_in(out_dir, staging, rel, log)
         for rel, want in journal["remove"].items():
-            at, aside = _safe_target(out_dir, rel), old / rel
-            if _kind(at) != "file" or not _kind(aside).startswith("absent"):
-                continue
-            if want is not None and digest(at.read_bytes()) != want:
-                continue  # changed since the journal was written: not ours to remove
-            aside.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(at, aside)
-            done.append(("remove", rel))
-        at = out_dir / MANIFEST
-        staged_manifest = staging / "manifest"
-        if _kind(staged_manifest) == "file":
-            aside = old / MANIFEST
-            if _kind(at) == "file" and _kind(aside).startswith("absent"):
-                os.replace(at, aside)
-            done.append(("manifest", MANIFEST))
-            os.replace(staged_manifest, at)
-        elif _read_text(at) != journal["manifest"]:
-            staging.mkdir(exist_ok=True)
-            _put(staging / "manifest.again", journal["manifest"].encode("utf-8"))
-            os.replace(staging / "manifest.again", at)
+            _move_stale_aside(out_dir, staging, rel, want, log)
+        _move_manifest_in(out_dir, staging, journal["manifest"], log)
     except OSError as exc:
         if rollback_on_error:
-            _rollback(out_dir, staging, done, created)
-        raise OSError(exc.errno, exc.strerror or str(exc), str(at)) from None
+            _rollback(out_dir, staging, log)
+        raise OSError(exc.errno, exc.strerror or str(exc), str(log.at)) from None
 
 
-def _read_text(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, ValueError):
-        return None
+def _move_in(out_dir: Path, staging: Path, rel: str, log: _SwapLog) -> None:
+    """One staged file in, the file it replaces aside (skipped when it was moved in before a crash)."""
+    source, aside = staging / "new" / rel, staging / "old" / rel
+    log.at = at = _safe_target(out_dir, rel)
+    if _kind(source) != "file":
+        return
+    _make_folders(out_dir, at.parent, log.created)
+    kind = _kind(at)
+    if kind == "file" and _kind(aside).startswith("absent"):
+        aside.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(at, aside)
+    elif kind not in ("absent", "file"):
+        raise OSError(errno.EEXIST, "something other than a generated file appeared there")
+    log.done.append(("replace", rel))
+    os.replace(source, at)
+
+
+def _move_stale_aside(out_dir: Path, staging: Path, rel: str, want: str, log: _SwapLog) -> None:
+    """A stale file into the staging folder (removed with it), if it still holds the bytes written."""
+    aside = staging / "old" / rel
+    log.at = at = _safe_target(out_dir, rel)
+    if _kind(at) != "file" or not _kind(aside).startswith("absent"):
+        return
+    if digest(at.read_bytes()) != want:
+        return  # changed since the journal was written: not ours to remove
+    aside.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(at, aside)
+    log.done.append(("remove", rel))
+
+
+def _move_manifest_in(out_dir: Path, staging: Path, text: str, log: _SwapLog) -> None:
+    """The new manifest in, the old one aside: last, so an interrupted swap still lists every old file."""
+    log.at = at = out_dir / MANIFEST
+    staged = staging / "manifest"
+    if _kind(staged) == "file":
+        aside = staging / "old" / MANIFEST
+        if _kind(at) == "file" and _kind(aside).startswith("absent"):
+            os.replace(at, aside)
+        log.done.append(("manifest", MANIFEST))
+        os.replace(staged, at)
+    elif _read_text(at) != text:
+        staging.mkdir(exist_ok=True)
+        _put(staging / "manifest.again", text.encode("utf-8"))
+        os.replace(staging / "manifest.again", at)
 
 
 def _make_folders(out_dir: Path, folder: Path, created: list[Path]) -> None:
@@ -566,23 +766,21 @@ def _make_folders(out_dir: Path, folder: Path, created: list[Path]) -> None:
         created.append(path)
 
 
-def _rollback(out_dir: Path, staging: Path, done: list[tuple[str, str]], created: list[Path]) -> None:
-    """Undo a swap that failed in this process: every file back where it was, new folders removed. If the
-    rollback itself fails, the journal stays and the next run completes the swap instead."""
+def _rollback(out_dir: Path, staging: Path, log: _SwapLog) -> None:
+    """Undo a swap that failed in this process, step by step in reverse: each new file back into the
+    staging folder, each old one back where it was, new folders removed. If the rollback itself fails, the
+    journal stays and describes the state reached (every staged file is in the staging folder or in place),
+    so the next run completes the swap instead."""
     old = staging / "old"
     try:
-        for action, rel in reversed(done):
+        for action, rel in reversed(log.done):
             target = out_dir / MANIFEST if action == "manifest" else _safe_target(out_dir, rel)
-            aside = old / rel
-            if action == "replace" and _kind(aside).startswith("absent"):
-                if _kind(target) == "file":
-                    target.unlink()
-                continue
-            if _kind(aside) == "file":
-                os.replace(aside, target)
-            elif action == "manifest" and _kind(target) == "file":
-                target.unlink()
-        for folder in reversed(created):
+            back = staging / "manifest" if action == "manifest" else staging / "new" / rel
+            if action != "remove" and _kind(target) == "file" and _kind(back).startswith("absent"):
+                os.replace(target, back)
+            if _kind(old / rel) == "file":
+                os.replace(old / rel, target)
+        for folder in reversed(log.created):
             folder.rmdir()
     except OSError:
         return
@@ -593,7 +791,7 @@ def _rollback(out_dir: Path, staging: Path, done: list[tuple[str, str]], created
     shutil.rmtree(staging, ignore_errors=True)
 
 
-def _finish(out_dir: Path, staging: Path, journal: dict[str, Any]) -> None:
+def _finish(out_dir: Path, staging: Path, journal: Journal) -> None:
     """After a complete swap: forget the journal, drop the staging folder, prune emptied folders."""
     try:
         (out_dir / JOURNAL).unlink()
@@ -606,33 +804,162 @@ def _finish(out_dir: Path, staging: Path, journal: dict[str, Any]) -> None:
         _prune_empty(out_dir, _safe_target(out_dir, rel).parent)
 
 
+# --- recovery: a journal found in docs/ is checked before it is acted on -----------------------------------
+
+
+def _refused(journal_path: Path, why: str) -> RecoveryRefused:
+    """The one line of a refused recovery: the journal, why, and what to do."""
+    return RecoveryRefused(
+        f"{journal_path}: refusing to complete the interrupted render it records: {why}; nothing was changed. "
+        f"If catalog-docs did not leave it there, delete it and any {STAGING_PREFIX}* folder beside it, "
+        "check the folders it names, then render again")
+
+
+def _read_journal(journal_path: Path) -> Journal:
+    """The journal's JSON, its shape checked (RecoveryRefused for anything catalog-docs cannot have written)."""
+    try:
+        data = json.loads(journal_path.read_bytes().decode("utf-8"))
+        if not isinstance(data, dict):
+            raise TypeError("not a JSON object")
+        staging = data["staging"]
+        if not (isinstance(staging, str) and _LEFTOVER.fullmatch(staging)):
+            raise ValueError(f"staging folder {staging!r}")
+        replace, remove, manifest = data["replace"], data["remove"], data["manifest"]
+        if not (isinstance(replace, list) and isinstance(remove, dict) and isinstance(manifest, str)):
+            raise TypeError("replace, remove or manifest is not a list, a mapping and a text")
+    except OSError as exc:
+        raise _fault("read", journal_path, exc) from None
+    except (ValueError, KeyError, TypeError) as exc:
+        raise _refused(journal_path, f"the journal of an interrupted render is damaged ({exc})") from None
+    return {"generator": str(data.get("generator")), "staging": staging, "replace": replace, "remove": remove,
+            "manifest": manifest}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Recovery:
+    """A journal found in the output folder, with what it is checked against."""
+
+    out_dir: Path
+    journal: Journal
+    staging: Path
+    promised: dict[str, str]
+    """The digests the journal's manifest records: what each replaced file holds once moved in."""
+    owned: dict[str, str]
+    """The digests the current manifest records: the files catalog-docs wrote here before the swap."""
+
+
+def _paths_are_generated(r: _Recovery) -> str | None:
+    for rel in [*r.journal["replace"], *r.journal["remove"]]:
+        if not generated(rel):
+            return f"it names {rel!r}, which catalog-docs never writes"
+    bad = [value for value in r.journal["remove"].values() if not (isinstance(value, str) and _DIGEST.fullmatch(value))]
+    return f"it removes a file by the digest {bad[0]!r}, which is not one" if bad else None
+
+
+def _manifest_agrees(r: _Recovery) -> str | None:
+    replace, remove = set(r.journal["replace"]), set(r.journal["remove"])
+    missing = sorted(replace - set(r.promised))
+    if missing:
+        return f"its manifest has no digest for {missing[0]!r}, which it moves in"
+    kept = sorted(remove & set(r.promised))
+    return f"it removes {kept[0]!r}, which its own manifest keeps" if kept else None
+
+
+def _staging_is_a_folder(r: _Recovery) -> str | None:
+    for path in (r.staging, r.staging / "new", r.staging / "old"):
+        kind = _kind(path)
+        if kind != "dir" and not (path != r.staging and kind == "absent"):
+            return f"its staging folder {path} is {'missing' if kind.startswith('absent') else 'not a real folder'}"
+    return None
+
+
+def _no_link_on_the_way(r: _Recovery) -> str | None:
+    """Every folder between docs/ (or the staging folder) and every path the journal names is a real one."""
+    for rel in [*r.journal["replace"], *r.journal["remove"]]:
+        for base in (r.out_dir, r.staging / "new", r.staging / "old"):
+            blocked = _blocked_folder(base, rel)
+            if blocked is not None:
+                return f"on the way to {rel}, {blocked}"
+    return None
+
+
+def _staging_holds_its_files(r: _Recovery) -> str | None:
+    """Each file to move in is staged with the digest the journal's manifest records, or is in place."""
+    for rel in r.journal["replace"]:
+        want = r.promised[rel]
+        source = r.staging / "new" / rel
+        if _kind(source) == "absent":
+            if _file_digest(r.out_dir / rel) != want:
+                return f"its staging folder does not hold {rel}, and {r.out_dir / rel} is not the file it records"
+        elif _file_digest(source) != want:
+            return f"{source} is not the file its manifest records"
+    staged = r.staging / "manifest"
+    if _kind(staged) != "absent" and _read_text(staged) != r.journal["manifest"]:
+        return f"{staged} is not the manifest it records"
+    return None
+
+
+def _replaces_only_ours(r: _Recovery) -> str | None:
+    """A file still to be replaced is one the current manifest lists (or already the new one)."""
+    for rel in r.journal["replace"]:
+        target = r.out_dir / rel
+        kind = _kind(target)
+        if kind.startswith("absent") or _kind(r.staging / "new" / rel) == "absent":
+            continue
+        if kind != "file" or (rel not in r.owned and _file_digest(target) != r.promised[rel]):
+            return f"it would replace {target}, which catalog-docs did not write"
+    return None
+
+
+_JOURNAL_CHECKS: tuple[Callable[[_Recovery], str | None], ...] = (
+    _paths_are_generated,
+    _manifest_agrees,
+    _staging_is_a_folder,
+    _no_link_on_the_way,
+    _staging_holds_its_files,
+    _replaces_only_ours,
+)
+"""What a journal must pass before recovery touches anything, in order (each returns why it fails, or None)."""
+
+
+def _checked_recovery(out_dir: Path, journal_path: Path) -> _Recovery:
+    """The journal, checked by every rule; its removals limited to the files the current manifest lists with
+    the same digest (the rest are not ours to remove). RecoveryRefused at the first rule it fails."""
+    journal = _read_journal(journal_path)
+    try:
+        _owned_files, owned = _read_manifest(out_dir)
+        promised_files, promised = _manifest_entries(journal["manifest"])
+    except CatalogDocsError as exc:
+        raise _refused(journal_path, str(exc)) from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise _refused(journal_path, f"the manifest it records is damaged ({exc})") from None
+    if set(promised) != promised_files:
+        raise _refused(journal_path, "the manifest it records lists files without their digests")
+    r = _Recovery(out_dir=out_dir, journal=journal, staging=out_dir / journal["staging"], promised=promised,
+                  owned=owned)
+    for check in _JOURNAL_CHECKS:
+        why = check(r)
+        if why is not None:
+            raise _refused(journal_path, why)
+    ours = {rel: want for rel, want in journal["remove"].items() if owned.get(rel) == want}
+    return _Recovery(out_dir=out_dir, journal={**journal, "remove": ours}, staging=r.staging, promised=promised,
+                     owned=owned)
+
+
 def _recover_locked(out_dir: Path) -> bool:
-    """Complete a swap that a killed run left half done (its journal is there), and remove leftover
-    staging folders. True when there was a journal."""
+    """Complete a swap that a killed run left half done (its journal is there, and passes every check),
+    and remove leftover staging folders. True when there was a journal."""
     journal_path = out_dir / JOURNAL
     kind = _kind(journal_path)
     if kind.startswith("absent"):
         _clean_leftovers(out_dir)
         return False
     if kind != "file":
-        raise CatalogDocsError(f"{journal_path}: not a regular file; remove it and render again with --force")
+        raise _refused(journal_path, "it is not a regular file")
+    r = _checked_recovery(out_dir, journal_path)
     try:
-        journal = json.loads(journal_path.read_bytes().decode("utf-8"))
-        staging_name = journal["staging"]
-        if not (isinstance(staging_name, str) and _LEFTOVER.fullmatch(staging_name)):
-            raise ValueError(f"staging folder {staging_name!r}")
-        for key, kind_ in (("replace", list), ("remove", dict), ("manifest", str)):
-            if not isinstance(journal[key], kind_):
-                raise TypeError(f"{key} is not a {kind_.__name__}")
-    except OSError as exc:
-        raise _fault("read", journal_path, exc) from None
-    except (ValueError, KeyError, TypeError) as exc:
-        raise CatalogDocsError(f"{journal_path}: the journal of an interrupted render is damaged ({exc}); "
-                               "delete it and render again with --force") from None
-    staging = out_dir / staging_name
-    try:
-        _swap(out_dir, staging, journal, rollback_on_error=False)
-        _finish(out_dir, staging, journal)
+        _swap(out_dir, r.staging, r.journal, rollback_on_error=False)
+        _finish(out_dir, r.staging, r.journal)
     except OSError as exc:
         raise _fault("complete the interrupted render in", exc.filename or out_dir, exc, untouched=False) from None
     _clean_leftovers(out_dir)
@@ -649,7 +976,8 @@ def needs_recovery(out_dir: Path) -> bool:
 
 def recover(out_dir: Path) -> bool:
     """Complete an interrupted render's swap (under the writer's lock) and clean leftover staging folders;
-    True when a journal was found. Renders and the mkdocs hook call this before anything else."""
+    True when a journal was found and completed. RecoveryRefused when the journal fails a check (nothing is
+    touched then). Renders and the mkdocs hook call this before anything else."""
     if not needs_recovery(out_dir):
         return False
     with _locked(out_dir):
