@@ -331,7 +331,8 @@ def test_a_name_yaml_would_read_as_a_number_is_quoted(capsys: pytest.CaptureFixt
 
 @pytest.mark.parametrize(("new", "old", "message"), [
     ("FAKE 2.0", "FAKE 1.0", "'FAKE 2.0' is already a version label"),
-    ("fake 2.0", "FAKE 1.0", "'fake 2.0' would have the same page URL as 'FAKE 2.0'"),
+    ("fake 2.0", "FAKE 1.0", "'fake 2.0' reads the same as the version label 'FAKE 2.0' at "),
+    ("FAKE-2.0", "FAKE 1.0", "'FAKE-2.0' would have the same page URL as 'FAKE 2.0'"),
     ("FAKE/2", "FAKE 1.0", "'FAKE/2' is not a valid version label name: expected a name of letters"),
     (" FAKE 4", "FAKE 1.0", "is not a valid version label name"),
     ("Index", "FAKE 1.0", "would take the URL of the versions index page"),

@@ -20,6 +20,8 @@ from pathlib import Path
 import yaml
 
 from catalog_docs.catalog.model import label_slug
+from catalog_docs.catalog.names import look_alike_key, name_flaw
+from catalog_docs.catalog.schema_fast import ecma_regex
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.layout import SCHEMA_DIR
 
@@ -33,12 +35,28 @@ class NewLabel:
 
 
 @cache
-def _name_rule() -> tuple[re.Pattern[str], str]:
-    """The schema's pattern for a version label name and its wording (one source for both checks)."""
+def _name_rule() -> tuple[re.Pattern[str], int, str]:
+    """The schema's pattern and length limit for a version label name, and its wording (one source for both
+    checks)."""
     schema = json.loads((SCHEMA_DIR / "service.schema.json").read_text(encoding="utf-8"))
     items = schema["properties"]["version_labels"]["items"]
-    wording = items.get("x-expected") or items.get("title") or f"a name matching {items['pattern']}"
-    return re.compile(items["pattern"]), wording
+    wording = items.get("title") or f"a name matching {items['pattern']}"
+    return ecma_regex(items["pattern"]), int(items["maxLength"]), wording
+
+
+def _refuse_bad_name(new: str, service: Path, labels: yaml.SequenceNode) -> None:
+    """Raise when NEW breaks the schema's name rule, or reads the same as a listed label (names both)."""
+    pattern, longest, wording = _name_rule()
+    if len(new) > longest or not pattern.search(new):
+        flaw = name_flaw(new) or (f"{len(new)} characters" if len(new) > longest else "")
+        raise CatalogDocsError(f"{new!r} is not a valid version label name: expected {wording}"
+                               + (f", found {flaw}" if flaw else ""))
+    key = look_alike_key(new)
+    twin = next((item for item in labels.value if look_alike_key(item.value) == key and item.value != new), None)
+    if twin is not None:
+        raise CatalogDocsError(f"{new!r} reads the same as the version label {twin.value!r} at "
+                               f"{service}:{twin.start_mark.line + 1}:{twin.start_mark.column + 1}; names must "
+                               "differ in more than case, spacing or character width")
 
 
 def _natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
@@ -144,9 +162,10 @@ def new_label(catalog_dir: Path, new: str, old: str) -> NewLabel:
 
     catalog = load_catalog(catalog_dir)  # scaffold only from a catalogue that loads
     labels = [v.label for v in catalog.versions]
-    pattern, wording = _name_rule()
-    if not pattern.fullmatch(new):
-        raise CatalogDocsError(f"{new!r} is not a valid version label name: expected {wording}")
+    service = catalog_dir / "service.yaml"
+    service_text = service.read_text(encoding="utf-8")
+    node = _labels_node(service_text, service)
+    _refuse_bad_name(new, service, node)
     if old not in labels:
         raise CatalogDocsError(f"--from {old!r} is not a version label; labels: "
                                + ", ".join(repr(label) for label in labels))
@@ -162,9 +181,6 @@ def new_label(catalog_dir: Path, new: str, old: str) -> NewLabel:
     if target.exists():
         raise CatalogDocsError(f"{target} already exists; it is not listed in service.yaml, so remove or rename it")
 
-    service = catalog_dir / "service.yaml"
-    service_text = service.read_text(encoding="utf-8")
-    node = _labels_node(service_text, service)
     listed = [item.value for item in node.value]
     index = insertion_index(listed, new, old)
     old_file = catalog_dir / "versions" / f"{label_slug(old)}.yaml"

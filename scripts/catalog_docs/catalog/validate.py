@@ -19,6 +19,7 @@ from jsonschema.exceptions import ValidationError
 from catalog_docs.catalog.files import FIXED_FILES, catalogue_sources
 from catalog_docs.catalog.gcpause import paused_gc
 from catalog_docs.catalog.load import KeyPath, LoadedFile, Node, ParseCache, kind_word, load_file
+from catalog_docs.catalog.names import look_alike_key, name_flaw
 from catalog_docs.catalog.model import (
     Area,
     Catalog,
@@ -188,6 +189,19 @@ def _bad_character_hint(schema: dict[str, Any], value: Any) -> str:
     return ""
 
 
+def _is_name(f: _File, path: list[Any]) -> bool:
+    """Whether the value at `path` is a version label or plan entry name (catalog/names.py has their rules)."""
+    if f.kind == "service":
+        return len(path) == 2 and path[0] in ("version_labels", "plan_entries")
+    return f.kind == "version-label" and (path == ["label"] or (len(path) == 2 and path[0] == "plans"))
+
+
+def _name_hint(f: _File, path: list[Any], value: Any) -> str:
+    """For a name the schema refuses, which of the name rules it breaks (`a space at its end; remove it`)."""
+    flaw = name_flaw(value) if isinstance(value, str) and _is_name(f, path) else None
+    return flaw or ""
+
+
 def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
     path = list(err.absolute_path)
     node = _node_at(f.root, path)
@@ -195,7 +209,8 @@ def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
     kind = err.validator
     if "propertyNames" in err.schema_path and node.kind == "map" and isinstance(err.instance, str):
         mark = node.key_marks.get(err.instance, (node.line, node.column))
-        yield _p(f, mark, [*path, err.instance], schema.get("title", "a valid key"), f"the key {err.instance!r}")
+        yield _p(f, mark, [*path, err.instance], schema.get("title", "a valid key"), f"the key {err.instance!r}",
+                 _name_hint(f, [*path, err.instance], err.instance))
     elif kind == "type":
         types = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
         expected = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
@@ -230,7 +245,7 @@ def _explain(f: _File, err: ValidationError) -> Iterator[Problem]:
                 yield _p(f, mark, [*path, key], expected, f"the unknown key {key!r}", _close(key, allowed))
     elif kind == "pattern":
         yield _p(f, node, path, schema.get("title", f"text matching {err.validator_value}"), node.describe(),
-                 _bad_character_hint(schema, err.instance))
+                 _name_hint(f, path, err.instance) or _bad_character_hint(schema, err.instance))
     elif kind in ("minItems", "minProperties"):
         yield _p(f, node, path, f"at least {err.validator_value} item(s)", f"{len(err.instance)}")
     elif kind in ("maxItems", "maxProperties"):
@@ -603,10 +618,13 @@ class _Cross:
         plan_names = svc["plan_entries"]
         yield from self._unique(self.service, labels, ["version_labels"], "", "version label")
         yield from self._unique(self.service, plan_names, ["plan_entries"], "", "plan entry")
-        for group, path in ((labels, ["version_labels"]), (plan_names, ["plan_entries"])):
+        for group, path, what in ((labels, ["version_labels"], "version label"),
+                                  (plan_names, ["plan_entries"], "plan entry")):
             slugs: dict[str, str] = {}
+            alike: dict[str, int] = {}
             for i, name in enumerate(group):
                 s = label_slug(name).lower()
+                twin = alike.setdefault(look_alike_key(name), i)
                 bad_name = file_name_problem(label_slug(name))
                 if bad_name is not None:
                     node = _node_at(self.service.root, [*path, i])
@@ -617,6 +635,12 @@ class _Cross:
                     yield _p(self.service, node, [*path, i],
                              "a name whose page URL is free (index names the folder's index page)",
                              f"{name!r}", "rename it")
+                elif group[twin] != name:  # the same name twice is reported by _unique
+                    node = _node_at(self.service.root, [*path, i])
+                    other = _node_at(self.service.root, [*path, twin])
+                    yield _p(self.service, node, [*path, i], f"a name that reads differently from every other {what}",
+                             f"{name!r}", f"{group[twin]!r} at {self.service.name}:{other.line}:{other.column} reads "
+                             "the same; names must differ in more than case, spacing or character width")
                 elif s in slugs and slugs[s] != name:
                     node = _node_at(self.service.root, [*path, i])
                     yield _p(self.service, node, [*path, i], "a URL slug unique when case is ignored",

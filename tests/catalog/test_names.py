@@ -1,0 +1,134 @@
+"""Version label and plan entry names read as one name: `check` refuses a name with spaces at its ends or two in a
+row, a control, invisible or blank character, or text not in NFC, and two names of one list that read the same
+(NFKC, case folded, spaces collapsed), naming both places. tests/golden/name-* show the messages in full; here
+Hypothesis makes the names and the look-alikes."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from catalog_docs.catalog.names import look_alike_key, name_flaw
+from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.errors import CatalogInvalid
+
+BASE = Path(__file__).resolve().parents[1] / "golden-base"
+PLANS_BLOCK = "plan_entries:\n  - FAKE_ 1.0.0\n  - FAKE_ 3.0.0\n"
+
+_word = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,6}[A-Za-z0-9]|[A-Za-z0-9]", fullmatch=True)
+clean_names = st.lists(_word, min_size=1, max_size=3).map(lambda words: " ".join(["QQ", *words]))
+"""Names the rules accept, which no fixture name and no reserved or device file name can equal ('QQ ...')."""
+
+
+def _full_width(name: str, i: int) -> str:
+    ch = name[i % len(name)]
+    wide = chr(ord(ch) + 0xFEE0) if "!" <= ch <= "~" else ch
+    return name[: i % len(name)] + wide + name[i % len(name) + 1:]
+
+
+_TRANSFORMS = {
+    "upper": lambda n, i: n.upper(),
+    "lower": lambda n, i: n.lower(),
+    "swapcase": lambda n, i: n.swapcase(),
+    "trailing space": lambda n, i: n + " ",
+    "leading space": lambda n, i: " " + n,
+    "two spaces": lambda n, i: n.replace(" ", "  ", 1),
+    "no-break space": lambda n, i: n.replace(" ", "\u00a0", 1),
+    "ideographic space": lambda n, i: n.replace(" ", "\u3000", 1),
+    "full-width character": _full_width,
+    "tab": lambda n, i: n.replace(" ", "\t", 1),
+}
+"""Ways to write a name so that it reads the same as the name."""
+
+
+def _check(plan_entries: list[str]) -> list[str]:
+    """The error lines `check` gives for the golden base catalogue with these extra plan entries ([] if it loads)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        catalog = Path(tmp) / "catalog"
+        shutil.copytree(BASE, catalog, ignore=shutil.ignore_patterns("README.md"))
+        service = catalog / "service.yaml"
+        text = service.read_text(encoding="utf-8")
+        assert PLANS_BLOCK in text
+        extra = "".join(f'  - "{name}"\n'.replace("\t", "\\t") for name in plan_entries)
+        service.write_text(text.replace(PLANS_BLOCK, PLANS_BLOCK + extra), encoding="utf-8")
+        try:
+            load_catalog(catalog)
+        except CatalogInvalid as exc:
+            return [f"{p.file}:{p.line}:{p.column}: {p.key_path}: expected {p.expected}, found {p.found} ({p.hint})"
+                    .replace(f"{catalog}/", "") for p in exc.problems]
+        return []
+
+
+def _line_of_extra(k: int) -> int:
+    """The line of the k-th extra plan entry (0-based) in the golden base's service.yaml."""
+    text = (BASE / "service.yaml").read_text(encoding="utf-8")
+    return text[: text.index(PLANS_BLOCK)].count("\n") + PLANS_BLOCK.count("\n") + 1 + k
+
+
+@given(name=clean_names)
+def test_a_clean_name_passes(name: str) -> None:
+    assert name_flaw(name) is None
+    assert _check([name]) == []
+
+
+@given(name=clean_names, how=st.sampled_from(sorted(_TRANSFORMS)), where=st.integers(0, 80))
+def test_a_look_alike_is_refused_at_its_place_naming_the_other(name: str, how: str, where: int) -> None:
+    alike = _TRANSFORMS[how](name, where)
+    if alike == name:
+        return  # upper-case letters only, say: nothing to compare
+    assert look_alike_key(alike) == look_alike_key(name)
+    errors = _check([name, alike])
+    here = f"service.yaml:{_line_of_extra(1)}:5: service.plan_entries[4]: "
+    assert errors, f"{alike!r} passed beside {name!r}"
+    assert all(e.startswith(here) for e in errors), errors
+    alone = _check([alike])
+    if alone:  # refused for what it holds (the schema's pattern, the rules above), before it is compared
+        assert [e.replace(f"plan_entries[{3}]", "plan_entries[4]").replace(
+            f":{_line_of_extra(0)}:", f":{_line_of_extra(1)}:") for e in alone] == errors
+    else:
+        assert errors == [f"{here}expected a name that reads differently from every other plan entry, found {alike!r} "
+                          f"({name!r} at service.yaml:{_line_of_extra(0)}:5 reads the same; names must differ in "
+                          f"more than case, spacing or character width)"]
+
+
+@given(name=st.text(min_size=1, max_size=20))
+def test_the_rules_in_words(name: str) -> None:
+    """Which rule `name_flaw` names, for any text: the first that the name breaks, in this order."""
+    flaw = name_flaw(name)
+    if name != name.strip(" "):
+        assert flaw is not None and "space at its" in flaw
+    elif "  " in name:
+        assert flaw == "two spaces in a row; write one space between words"
+    elif any(ch != " " and unicodedata.category(ch)[0] in "CZ" for ch in name):
+        assert flaw is not None and re.match(r"U\+[0-9A-F]{4,6} ", flaw)
+    elif not unicodedata.is_normalized("NFC", name):
+        assert flaw is not None and flaw.startswith("text not in Unicode NFC")
+
+
+@pytest.mark.parametrize(("name", "flaw"), [
+    ("FAKE_ 1.1.0 ", "a space at its end; remove it"),
+    (" FAKE_ 1.1.0", "a space at its start; remove it"),
+    ("FAKE_  1.1.0", "two spaces in a row; write one space between words"),
+    ("FAKE_\u200b 1.1.0", "U+200B ZERO WIDTH SPACE, which shows as nothing or as a plain space; remove it"),
+    ("FAKE_\u3164 1.1.0", "U+3164 HANGUL FILLER, which shows as nothing or as a plain space; remove it"),
+    ("Cafe\u0301 1.0", "text not in Unicode NFC: a letter and its accent written as two characters; type it again "
+                       "or save it in NFC"),
+    ("FAKE_ 1.1.0", None),
+    ("Café 1.0", None),
+])
+def test_each_rule(name: str, flaw: str | None) -> None:
+    assert name_flaw(name) == flaw
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("FAKE_ 1.1.0", "fake_ 1.1.0"), ("FAKE_ 1.1.0", "\uff26\uff21\uff2b\uff25_ 1.1.0"),
+    ("FAKE_ 1.1.0", "FAKE_\u00a01.1.0"), ("\ufb01le 1", "FILE 1"), ("Straße 1", "STRASSE 1")])
+def test_look_alikes(a: str, b: str) -> None:
+    assert look_alike_key(a) == look_alike_key(b)
