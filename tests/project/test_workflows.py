@@ -1,10 +1,12 @@
-"""The GitHub Actions workflow passes actionlint (with ShellCheck over its `run:` scripts), and does what the
-README says: check, tests and one diff comment updated in place on a pull request; Pages deploy from main.
-The shell scripts CI runs pass ShellCheck too."""
+"""The GitHub Actions workflow passes actionlint (with ShellCheck over its `run:` scripts) and zizmor (at the
+regular and pedantic personas), and does what the README says: check, tests and one diff comment updated in
+place on a pull request; Pages deploy from main. The shell scripts CI runs pass ShellCheck too."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -76,3 +78,69 @@ def test_main_builds_and_deploys_pages_after_the_tests() -> None:
     assert deploy["needs"] == "pages-build" and deploy["environment"]["name"] == "github-pages"
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
     assert any(step.get("uses", "").startswith("actions/deploy-pages@") for step in deploy["steps"])
+
+
+# --- the workflow's own security (zizmor) ----------------------------------------------------------------
+
+DEPENDABOT = ROOT / ".github" / "dependabot.yml"
+SHA_PIN = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
+
+
+def zizmor(*paths: Path, persona: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(BIN / "zizmor"), "--offline", "--no-progress", "--format", "json",
+                           f"--persona={persona}", *map(str, paths)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.mark.parametrize("persona", ["regular", "pedantic"])
+def test_zizmor_finds_nothing(persona: str) -> None:
+    result = zizmor(ROOT / ".github", persona=persona)
+    findings = json.loads(result.stdout or "[]")
+    assert [(f["ident"], f["desc"]) for f in findings] == [], result.stderr
+    assert result.returncode == 0, result.stderr
+
+
+def test_zizmor_is_live(tmp_path: Path) -> None:
+    """The audit runs for real: an action on a tag, a checkout that keeps its token and an expression
+    expanded inside a script are each reported."""
+    bad = tmp_path / ".github" / "workflows" / "bad.yml"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("on: pull_request\npermissions: {}\njobs:\n  a:\n    runs-on: ubuntu-latest\n"
+                   "    permissions: {}\n    steps:\n      - uses: actions/checkout@v6\n"
+                   "      - run: echo ${{ github.head_ref }}\n", encoding="utf-8")
+    found = {f["ident"] for f in json.loads(zizmor(bad, persona="pedantic").stdout)}
+    assert {"unpinned-uses", "artipacked", "template-injection"} <= found, found
+
+
+def _steps() -> list[dict]:
+    jobs = yaml.safe_load(CI.read_text(encoding="utf-8"))["jobs"]
+    return [step for job in jobs.values() for step in job.get("steps", [])]
+
+
+def test_actions_are_pinned_to_commits_with_their_version_named() -> None:
+    text = CI.read_text(encoding="utf-8")
+    uses = [step["uses"] for step in _steps() if "uses" in step]
+    assert uses and all(SHA_PIN.match(u) for u in uses), uses
+    for ref in uses:  # the version beside each SHA, for the reader and for Dependabot
+        assert re.search(re.escape(ref) + r"\s+# v\d+\.\d+\.\d+\n", text), ref
+
+
+def test_checkouts_drop_their_credentials_and_scripts_expand_nothing() -> None:
+    checkouts = [s for s in _steps() if s.get("uses", "").startswith("actions/checkout@")]
+    assert checkouts and all(s["with"]["persist-credentials"] is False for s in checkouts)
+    assert all("${{" not in s.get("run", "") for s in _steps())  # values reach scripts through env:
+
+
+def test_every_job_states_its_permissions_and_the_container_is_pinned() -> None:
+    ci = yaml.safe_load(CI.read_text(encoding="utf-8"))
+    assert ci["permissions"] == {}
+    assert all("permissions" in job for job in ci["jobs"].values())
+    image = ci["jobs"]["test"]["container"]["image"]
+    assert re.fullmatch(r"python:3\.11-bookworm@sha256:[0-9a-f]{64}", image), image
+
+
+def test_dependabot_keeps_actions_and_python_packages_current() -> None:
+    config = yaml.safe_load(DEPENDABOT.read_text(encoding="utf-8"))
+    ecosystems = {u["package-ecosystem"]: u for u in config["updates"]}
+    assert set(ecosystems) == {"github-actions", "pip"}
+    assert all(u["directory"] == "/" and u["schedule"]["interval"] for u in ecosystems.values())
