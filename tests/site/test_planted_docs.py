@@ -375,3 +375,34 @@ def _run_step(docs: Path, name: str, crash_at: int | None) -> None:
     finally:
         write.os.replace = real  # type: ignore[assignment]
         write._WRITTEN.clear()  # a crashed process forgets what it wrote
+
+
+# --- the same through `mkdocs build` (the hook's recovery) ---------------------------------------------------
+
+
+@pytest.mark.site
+def test_the_planted_journal_of_the_issue_stops_mkdocs_build_with_one_line(tmp_path: Path) -> None:
+    from sitebuild import build, copy_project
+
+    project = copy_project(tmp_path / "project", ROOT / "tests" / "fixture-catalog")
+    docs = project / "docs"
+    for rel, data in HAND.items():
+        (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+        (docs / rel).write_bytes(data)
+    for rel, data in OUTSIDE.items():
+        (tmp_path / "outside" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "outside" / rel).write_bytes(data)
+    (project / ".git" / "hooks").mkdir(parents=True)
+    plant_the_issues_attack(project, docs, digests=True)
+    (docs / "plans" / "out").unlink()
+    (docs / "plans" / "out").symlink_to(tmp_path / "outside")  # outside the checkout itself
+    (project / "site").mkdir()  # the hook makes it (and proves it writable) before it renders
+    outside, inside = _outside_docs(tmp_path), snapshot(docs)
+    result = build(project)
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    refusal = [line for line in result.stderr.splitlines() if str(docs / JOURNAL) in line]
+    assert len(refusal) == 1 and "refusing to complete the interrupted render" in refusal[0], result.stderr
+    assert "delete it" in refusal[0]
+    assert _outside_docs(tmp_path) == outside and snapshot(docs) == inside
+    assert not (project / ".git" / "hooks" / "pre-commit").exists()
