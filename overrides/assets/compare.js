@@ -53,7 +53,7 @@
       fail("plan entry " + quoted(plan) + " is not listed under " + quoted(label) + "; listed there: " +
            version.plans.map(function (p) { return quoted(p.name); }).join(", "));
     }
-    return { revision: null, label: label, plan: at >= 0 ? plan : null };
+    return { revision: null, label: label, plan: at >= 0 ? plan : null, name: null };
   }
 
   /* A place on one side (compare.Place): every field present, null where it does not apply. */
@@ -95,7 +95,7 @@
   function change(kind, from, to, extra) {
     return { id: changeId(kind, from, to), kind: kind, from: from, to: to, basis: (extra && extra.basis) || null,
              seen_under: (extra && extra.seen_under) || [], fields: (extra && extra.fields) || [],
-             values: (extra && extra.values) || {}, possibly_renamed: null };
+             values: (extra && extra.values) || {}, possibly_renamed: null, acknowledged: null };
   }
 
   /* The facts of a plan entry as listed under a label (compare.facts): its place among the label's plan
@@ -156,9 +156,9 @@
     var byKind = {};
     KINDS.forEach(function (k) { byKind[k] = 0; });
     changes.forEach(function (c) { byKind[c.kind] += 1; });
-    return { format: "catalog-docs-diff", format_version: "1.5", mode: mode, from: a, to: b,
+    return { format: "catalog-docs-diff", format_version: "1.6", mode: mode, from: a, to: b,
              counts: { differences: changes.length, unchanged: unchanged.length, by_kind: byKind },
-             changes: changes, unchanged: unchanged };
+             changes: changes, unchanged: unchanged, gate: null };
   }
 
   /* Compare two labels (plan entries matched by name) or two LABEL:PLAN pairs. */
@@ -182,8 +182,8 @@
     va.plans.forEach(function (p) {
       if (!findPlan(vb, p.name)) unlisted(data, va, p, vb.label, changes);
     });
-    return result("labels", { revision: null, label: va.label, plan: null },
-                  { revision: null, label: vb.label, plan: null }, changes, unchanged);
+    return result("labels", { revision: null, label: va.label, plan: null, name: null },
+                  { revision: null, label: vb.label, plan: null, name: null }, changes, unchanged);
   }
 
   /* ---- formatting only, as catalog_docs.formats: records by label and plan entry, then transition ---- */

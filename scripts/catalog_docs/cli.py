@@ -92,24 +92,21 @@ def _cmd_clean(args: argparse.Namespace) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from catalog_docs.catalog.revision import catalog_at_revision
-    from catalog_docs.catalog.validate import load_catalog
-    from catalog_docs.compare.changes import compare_catalogs, compare_sides, parse_side
-    from catalog_docs.compare.formats import format_comparison
+    from catalog_docs.compare.command import DiffRequest, run_diff
+    from catalog_docs.compare.gate import AcknowledgementsInvalid
 
-    catalog_dir = args.catalog  # found by main, as for every command
-    if args.against is not None:
-        if args.sides:
-            raise CatalogDocsError("give either FROM TO or --against REV, not both")
-        old = catalog_at_revision(catalog_dir, args.against)
-        cmp = compare_catalogs(old, load_catalog(catalog_dir), args.against)
-    else:
-        if len(args.sides) != 2:
-            raise CatalogDocsError("expected FROM TO (each LABEL or LABEL:PLAN), or --against REV")
-        catalog = load_catalog(catalog_dir)
-        cmp = compare_sides(catalog, parse_side(args.sides[0], catalog), parse_side(args.sides[1], catalog))
-    sys.stdout.write(format_comparison(cmp, args.format))
-    return EXIT_INVALID if args.exit_code and cmp.has_differences else EXIT_OK
+    request = DiffRequest(catalog_dir=args.catalog, sides=tuple(args.sides), against=args.against, fmt=args.format,
+                          exit_code=args.exit_code, fail_on=tuple(args.fail_on), acknowledged=args.acknowledged,
+                          new_name=args.new_name, site_url=args.site_url)
+    try:
+        result = run_diff(request)
+    except AcknowledgementsInvalid as exc:  # the gate cannot run: a usage error, not a failed gate or catalogue
+        print(exc.report(), file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(result.output)
+    for warning in result.warnings:
+        print(f"catalog-docs: warning: {warning}", file=sys.stderr)
+    return EXIT_INVALID if result.fails else EXIT_OK
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
@@ -264,6 +261,20 @@ def build_parser() -> argparse.ArgumentParser:
                       help="text for a terminal (default), markdown for a pull-request comment, json for tools")
     diff.add_argument("--exit-code", action="store_true",
                       help="exit 1 when there is any difference, 0 when there is none (see exit codes)")
+    diff.add_argument("--fail-on", metavar="KIND[,KIND...]", action="append", default=[],
+                      help="review gate: exit 1 when a change of one of these kinds (the JSON kind, e.g. "
+                           "value-changed) is not acknowledged; KIND:published only counts changes of version "
+                           "labels that are not drafts in the earlier catalogue. An unknown kind exits 2")
+    diff.add_argument("--acknowledged", metavar="FILE", type=Path, default=None,
+                      help="YAML list of {id: CHANGE-ID, reason: TEXT}: those changes do not fail the gate and show "
+                           "as acknowledged with their reason; ids that match no change are reported as stale. "
+                           "A file that does not check exits 2, each problem at file:line:column")
+    diff.add_argument("--new-name", metavar="TEXT", default=None,
+                      help="with --against: what to call the working tree side (default: its git branch, or short "
+                           "commit when detached); in CI, the pull request's head branch")
+    diff.add_argument("--site-url", metavar="URL", default=None,
+                      help="the published site's address (default: $SITE_URL): the Markdown links each change "
+                           "to its row on the site's compare pages")
     diff.add_argument("--catalog", type=Path, default=None, help=catalog_help)
     diff.set_defaults(func=_cmd_diff)
     export = _add_command(

@@ -70,8 +70,8 @@ def test_json_for_the_fixture_catalogue(capsys: pytest.CaptureFixture[str]) -> N
     data = valid(out)
     assert code == 0
     assert data["mode"] == "labels"
-    assert (data["from"], data["to"]) == ({"revision": None, "label": "FAKE 1.0", "plan": None},
-                                          {"revision": None, "label": "FAKE 1.1", "plan": None})
+    assert (data["from"], data["to"]) == ({"revision": None, "label": "FAKE 1.0", "plan": None, "name": None},
+                                          {"revision": None, "label": "FAKE 1.1", "plan": None, "name": None})
     removed = [c for c in data["changes"] if c["kind"] == "plan-removed"]
     assert [(c["from"]["label"], c["from"]["plan"], c["to"]["label"], c["to"]["plan"]) for c in removed] == [
         ("FAKE 1.0", "PLAN B", "FAKE 1.1", None)]
@@ -206,8 +206,9 @@ def test_against_a_revision_from_a_subfolder(capsys: pytest.CaptureFixture[str],
     code, out, err = run(capsys, "diff", "--against", "HEAD", "--format", "json", "--exit-code")
     data = valid(out)
     assert code == 1, err
-    assert (data["mode"], data["from"], data["to"]) == ("revisions", {"revision": "HEAD", "label": None, "plan": None},
-                                                        {"revision": None, "label": None, "plan": None})
+    assert (data["mode"], data["from"], data["to"]) == ("revisions", {"revision": "HEAD", "label": None, "plan": None, "name": None},
+                                                        {"revision": None, "label": None, "plan": None,
+                                                         "name": "main (working tree)"})
     got = [where(c) for c in data["changes"]]
     assert got == [
         ("value-changed", "FAKE 1.0", "PLAN A", "FAKE 1.0", "PLAN A", 1, "close", "unlimited"),
@@ -228,7 +229,7 @@ def test_against_the_same_revision_has_no_differences(capsys: pytest.CaptureFixt
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(repo)
     code, out, _ = run(capsys, "diff", "--against", "main", "--exit-code")
-    assert code == 0 and out.startswith("main -> working tree: no differences")
+    assert code == 0 and out.startswith("main -> main (working tree): no differences")
     code, out, _ = run(capsys, "diff", "--against", "v1", "--exit-code", "--format", "markdown")
     assert code == 0 and "No differences." in out
 
@@ -419,7 +420,7 @@ def test_against_a_plan_entry_whose_source_changed_or_that_moved(capsys: pytest.
     ]
     assert data["counts"]["by_kind"]["plan-changed"] == 3
     assert len(data["unchanged"]) == 4 * 7  # every value still compared, by plan entry name
-    assert text.startswith("HEAD -> working tree: 3 differences\n")
+    assert text.startswith("HEAD -> main (working tree): 3 differences\n")
     assert "  Plan entries changed  " in text and "Plan entry changed " not in text
     # Every format gives each changed field's value on both sides (its place among the plan entries from 1).
     assert [c["values"] for c in data["changes"]] == [{"source": {"from": "§8", "to": "§8 rule 2"}},
@@ -500,7 +501,7 @@ def test_against_an_edit_that_changes_nothing_has_no_such_record(capsys: pytest.
                                                                      default_flow_style=True), encoding="utf-8")
     monkeypatch.chdir(repo)
     code, out, _ = run(capsys, "diff", "--against", "HEAD", "--exit-code")
-    assert code == 0 and out.startswith("HEAD -> working tree: no differences")
+    assert code == 0 and out.startswith("HEAD -> main (working tree): no differences")
     # A plan entry or an area added in front moves none of the others: the added one is the only record.
     edit_yaml(catalog / "service.yaml", lambda d: d["areas"].insert(0, {"id": "fake-new", "name": "Fake new area",
                                                                         "source": "§1"}))
@@ -568,4 +569,4 @@ def test_against_one_value_changed_names_the_two_revisions_in_its_table(capsys: 
     head = next(line for line in md.splitlines() if line.startswith("| Position | Path |"))
     cells = [c.strip() for c in head.strip("|").split("|")]
     assert cells[2] != cells[3], head
-    assert "HEAD" in cells[2] and "working tree" in cells[3], head
+    assert "HEAD" in cells[2] and "main (working tree)" in cells[3], head

@@ -246,10 +246,12 @@ class Side:
     label: str | None = None
     plan: str | None = None
     revision: str | None = None
+    name: str | None = None
+    """What the formats call the working tree side (`diff --new-name`: a branch, or a pull request's head)."""
 
     def __str__(self) -> str:
         if self.label is None:
-            return self.revision or "working tree"
+            return self.revision or self.name or "working tree"
         return self.label if self.plan is None else f"{self.label}:{self.plan}"
 
 

@@ -15,10 +15,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from catalog_docs.compare.changes import CHANGE_KINDS, VALUE_KINDS, Change, ChangeKind, Comparison, Place, Unchanged
+from catalog_docs.compare.gate import Review
 from catalog_docs.compare.json_format import comparison_data
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import for_terminal, md_escape
 from catalog_docs.serialize import to_json
+
+Name = Callable[[object], str]
+"""Formats one catalogue name or text for the output (escaping it as that output needs)."""
 
 DiffFormat = Literal["text", "markdown", "json"]
 DIFF_FORMATS: tuple[DiffFormat, ...] = ("text", "markdown", "json")
@@ -66,6 +70,60 @@ assert set(_ORDER) == set(CHANGE_KINDS) == set(KIND_NOUNS), "every kind has word
 def plural(n: int, one: str, many: str) -> str:
     """`1 plan entry`, `2 plan entries`: the count with the right form of the noun."""
     return f"{n:,} {one if n == 1 else many}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Notes:
+    """What the formats add to the records beyond the comparison itself: the review gate's verdict on each
+    (`review`, from `diff --fail-on/--acknowledged`) and, for Markdown, the address of each change on the hosted
+    site (`link`, from `diff --site-url`; None where no page shows it)."""
+
+    review: Review | None = None
+    link: Callable[[Change], str | None] | None = None
+
+
+NO_NOTES = Notes()
+
+
+def verdict(c: Change, notes: Notes, name: Name) -> str:
+    """`acknowledged: REASON` (the reason through `name`, which escapes it), `needs acknowledgement`, or ''."""
+    r = notes.review
+    if r is None:
+        return ""
+    if c.id in r.acknowledged:
+        return f"acknowledged: {name(r.acknowledged[c.id])}"
+    return "needs acknowledgement" if c in r.failing else ""
+
+
+def gate_lines(notes: Notes, name: Name, code: Callable[[str], str]) -> list[str]:
+    """The review gate's report (empty without one): whether it passes, what fails it, what is acknowledged,
+    and the acknowledgements that match no change. `code` formats an id or a command-line value."""
+    r = notes.review
+    if r is None:
+        return []
+    selectors = ",".join(str(s) for s in r.fail_on)
+    out = []
+    if r.fail_on and r.passed:
+        out.append(f"Passes: no change selected by --fail-on {code(selectors)} is left unacknowledged.")
+    elif r.fail_on:
+        shown = ", ".join(code(c.id) for c in r.failing[:_GATE_IDS])
+        more = f" and {len(r.failing) - _GATE_IDS:,} more" if len(r.failing) > _GATE_IDS else ""
+        out.append(f"Fails: {plural(len(r.failing), 'change', 'changes')} selected by --fail-on {code(selectors)} "
+                   f"{'needs' if len(r.failing) == 1 else 'need'} an acknowledgement: {shown}{more}.")
+    else:
+        out.append("No --fail-on: nothing can fail the gate.")
+    if r.acknowledged:
+        out.append(f"Acknowledged: {plural(len(r.acknowledged), 'change', 'changes')}, each marked with its reason.")
+    if r.stale:
+        where = f" in {code(r.source)}" if r.source else ""
+        out.append(f"Stale: {plural(len(r.stale), 'acknowledgement', 'acknowledgements')}{where} "
+                   f"{'matches' if len(r.stale) == 1 else 'match'} no change (remove {'it' if len(r.stale) == 1 else 'them'}):")
+        out.extend(f"  {code(a.id)}: {name(a.reason)}" for a in r.stale)
+    return out
+
+
+_GATE_IDS = 20
+"""The report names at most this many failing changes by id (each is marked in its place as well)."""
 
 
 # ---- grouping (formatting only: the records come grouped; this gathers them under headings) ---------------
@@ -154,9 +212,6 @@ def full_json_command(cmp: Comparison) -> str:
 
 
 # ---- words shared by text and Markdown; `name` formats each catalogue name --------------------------------
-
-Name = Callable[[object], str]
-
 
 def _entry(c: Change | Unchanged, side: Literal["after", "before"] = "after") -> str:
     """The listing entry's name on one side (the other side's when this one has none): path or entry-N."""
@@ -332,22 +387,31 @@ def _plain(text: object) -> str:
     return str(text)
 
 
-def format_text(cmp: Comparison) -> str:
+def _text_note(c: Change, notes: Notes) -> str:
+    v = verdict(c, notes, _plain)
+    return f"  ({v})" if v else ""
+
+
+def format_text(cmp: Comparison, notes: Notes = NO_NOTES) -> str:
     """For a terminal: the summary first, then every record by label, plan entry and transition."""
     diffs = plural(len(cmp.changes), "difference", "differences") if cmp.has_differences else "no differences"
     out = [f"{cmp.from_side} -> {cmp.to_side}: {diffs}", "", "Summary"]
     rows = [(what + (f" {t[0]} -> {t[1]}" if t else ""), n) for what, n, t in summary_rows(cmp)]
     width = max(len(what) for what, _ in rows)
     out.extend(f"  {what:<{width}}  {n:>5}" for what, n in rows)
+    gate = gate_lines(notes, _plain, _plain)
+    if gate:
+        out += ["", "Review gate", *(f"  {line}" for line in gate)]
     for g in groups(cmp):
         if not g.records and not g.values:
             continue
         out += ["", heading(g, cmp, _plain).replace("→", "->")]
-        out.extend(f"  {describe(c, cmp, _plain)} [{c.id}]".replace("→", "->") for c in g.records)
+        out.extend(f"  {describe(c, cmp, _plain)} [{c.id}]{_text_note(c, notes)}".replace("→", "->")
+                   for c in g.records)
         for kind, a, b, values in g.transitions():
             out.append(f"  {transition_title(kind, a, b, values, _plain, g.basis)}".replace("→", "->"))
             pw = max(len(_entry(c)) for c in values)
-            out.extend(f"    {c.position:>4}  {_entry(c):<{pw}}  {c.id}" for c in values)
+            out.extend(f"    {c.position:>4}  {_entry(c):<{pw}}  {c.id}{_text_note(c, notes)}" for c in values)
         if g.unchanged:
             if g.lists_unchanged:
                 out.append(f"  Unchanged ({plural(len(g.unchanged), 'value', 'values')})")
@@ -370,19 +434,35 @@ def _md(text: object) -> str:
     return f"`{s}`" if _PLAIN.fullmatch(s) else str(md_escape(s))
 
 
+def _md_text(text: object) -> str:
+    """Free text (a reason) for Markdown: escaped, never a code span."""
+    return str(md_escape(str(text)))
+
+
 def _html(text: object) -> str:
     """Catalogue text inside raw HTML (a <summary>), where Markdown is not read."""
     return html.escape(str(text))
 
 
-def _value_table(cmp: Comparison, kind: ChangeKind, values: list[Change], limit: int) -> list[str]:
+def _md_ref(c: Change, notes: Notes) -> str:
+    """The change's id as a code span, linked to its place on the hosted site when there is one, then its
+    verdict (acknowledged, with the reason escaped, or needing an acknowledgement)."""
+    url = notes.link(c) if notes.link is not None else None
+    ref = f"[`{c.id}`]({url})" if url else f"`{c.id}`"
+    v = verdict(c, notes, _md_text)
+    return f"{ref} ({v})" if v else ref
+
+
+def _value_table(cmp: Comparison, kind: ChangeKind, values: list[Change], limit: int, notes: Notes) -> list[str]:
     a = values[0]
     if kind == "value-added":
         head = ["| Position | Path | Value | Change id |", "|---:|---|---|---|"]
-        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.to_value)} | `{c.id}` |" for c in values[:limit]]
+        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.to_value)} | {_md_ref(c, notes)} |"
+                for c in values[:limit]]
     elif kind == "value-removed":
         head = ["| Position | Path | Value | Change id |", "|---:|---|---|---|"]
-        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} | `{c.id}` |" for c in values[:limit]]
+        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} | {_md_ref(c, notes)} |"
+                for c in values[:limit]]
     else:
         before = _md(a.before.label) if a.before.label else "from"
         after = _md(a.after.label) if a.after.label else "to"
@@ -391,7 +471,7 @@ def _value_table(cmp: Comparison, kind: ChangeKind, values: list[Change], limit:
         elif before == after:  # the same label on both sides (--against): the sides are the two revisions
             before, after = f"{before} ({_md(cmp.from_side)})", f"{after} ({_md(cmp.to_side)})"
         head = [f"| Position | Path | {before} | {after} | Change id |", "|---:|---|---|---|---|"]
-        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} | {_md(c.to_value)} | `{c.id}` |"
+        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} | {_md(c.to_value)} | {_md_ref(c, notes)} |"
                 for c in values[:limit]]
     return head + rows
 
@@ -412,6 +492,18 @@ class _Comment:
     cmp: Comparison
     summary: list[tuple[str, int, tuple[str, str] | None]]
     sections: list[Group]
+    notes: Notes
+
+
+def _md_gate(notes: Notes) -> list[str]:
+    """The review gate's report as a Markdown section: a paragraph per line, the stale acknowledgements a list."""
+    out: list[str] = []
+    for line in gate_lines(notes, _md_text, _md):
+        if line.startswith("  "):
+            out.append(f"- {line[2:]}")
+        else:
+            out += ["", line] if out else ["#### Review gate", "", line]
+    return [*out, ""] if out else []
 
 
 def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | None) -> str:
@@ -420,23 +512,24 @@ def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | Non
     if not cmp.has_differences:
         out += ["No differences.", "",
                 f"{plural(len(cmp.unchanged), 'value', 'values')} unchanged."]
-        return "\n".join(out) + "\n"
+        return "\n".join(out + _md_gate(comment.notes)).rstrip("\n") + "\n"
     out += [f"**{plural(len(cmp.changes), 'difference', 'differences')}.**", "",
             "| Change | Count |", "|---|---:|"]
     for what, n, t in comment.summary:
         out.append(f"| {what}{f' {_md(t[0])} → {_md(t[1])}' if t else ''} | {n:,} |")
     out.append("")
+    out += _md_gate(comment.notes)
     all_groups = comment.sections
     shown = all_groups if groups_limit is None else all_groups[:groups_limit]
     left = 0
     for g in shown:
         out += [f"#### {heading(g, cmp, _md)}", ""]
         for c in g.records:
-            out.append(f"- {describe(c, cmp, _md)} `{c.id}`")
+            out.append(f"- {describe(c, cmp, _md)} {_md_ref(c, comment.notes)}")
         if g.records:
             out.append("")
         tables = [(transition_title(k, a, b, vs, _md, g.basis), transition_title(k, a, b, vs, _html, g.basis), _value_table(
-            cmp, k, vs, len(vs) if rows_limit is None else rows_limit), len(vs)) for k, a, b, vs in g.transitions()]
+            cmp, k, vs, len(vs) if rows_limit is None else rows_limit, comment.notes), len(vs)) for k, a, b, vs in g.transitions()]
         if g.lists_unchanged and g.unchanged:
             n = len(g.unchanged)
             keep = g.unchanged if rows_limit is None else g.unchanged[:rows_limit]
@@ -475,12 +568,12 @@ def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | Non
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def format_markdown(cmp: Comparison, budget: int = COMMENT_BUDGET) -> str:
+def format_markdown(cmp: Comparison, notes: Notes = NO_NOTES, budget: int = COMMENT_BUDGET) -> str:
     """A pull-request comment: a summary table, then one section per label and plan entry. However large
     the change, it stays under `budget` characters: it shortens the tables first, then drops whole sections
     from the end, and says what it left out and how to get everything."""
     comment = _Comment(cmp=cmp, summary=summary_rows(cmp),
-                       sections=[g for g in groups(cmp) if g.records or g.values])
+                       sections=[g for g in groups(cmp) if g.records or g.values], notes=notes)
     text = _markdown(comment, None, None)
     if len(text) <= budget:
         return text
@@ -504,14 +597,15 @@ def format_markdown(cmp: Comparison, budget: int = COMMENT_BUDGET) -> str:
     return _markdown(comment, 0, lo)
 
 
-def format_json(cmp: Comparison) -> str:
-    """The comparison as JSON, in the shape of `schemas/diff.schema.json`."""
-    return to_json(comparison_data(cmp))
+def format_json(cmp: Comparison, notes: Notes = NO_NOTES) -> str:
+    """The comparison as JSON, in the shape of `schemas/diff.schema.json` (links are not part of it)."""
+    return to_json(comparison_data(cmp, notes.review))
 
 
-def format_comparison(cmp: Comparison, fmt: str) -> str:
+def format_comparison(cmp: Comparison, fmt: str, notes: Notes = NO_NOTES) -> str:
     """Format a comparison in one of DIFF_FORMATS."""
-    formatters = {"text": format_text, "markdown": format_markdown, "json": format_json}
+    formatters: dict[str, Callable[[Comparison, Notes], str]] = {
+        "text": format_text, "markdown": format_markdown, "json": format_json}
     if fmt not in formatters:
         raise CatalogDocsError(f"unknown diff format {fmt!r}; valid formats: {', '.join(DIFF_FORMATS)}")
-    return formatters[fmt](cmp)
+    return formatters[fmt](cmp, notes)
