@@ -21,12 +21,14 @@ from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
+from catalog_docs.site.history import no_history
 from catalog_docs.site.render import PAGE_ROWS, render_pages, rows_per_page
 
 FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versions index",
          "plans/index.md": "plans index", "compare/index.md": "compare index",
          "not-shown/index.md": "not-shown register", "sources/index.md": "sources", "downloads/catalog.json": "catalogue download",
-         "downloads/lock-matrix.csv": "lock matrix download", "downloads/openapi.yaml": "OpenAPI download"}
+         "downloads/lock-matrix.csv": "lock matrix download", "downloads/openapi.yaml": "OpenAPI download",
+         "changelog/index.md": "changelog", "changelog/feed.xml": "changelog feed"}
 FIXED.update({f"downloads/{s.name}": f"{s.name} download" for s in DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")})
 PAGED = ("operations", "matrix")  # tables of every listing entry, split into page-N beyond PAGE_ROWS rows
 _PAGE_N = re.compile(r"page-([2-9]|[1-9][0-9]+)\.md")  # the first page is index.md or <slug>.md
@@ -97,7 +99,7 @@ def assert_complete(files: dict[str, str] | list[str], catalog: Catalog) -> None
 
 def test_fixture_catalogue_every_object_has_exactly_one_page() -> None:
     catalog = load_catalog(ff.FIXTURE_CATALOG)
-    files = render_pages(catalog)
+    files = render_pages(catalog, history=no_history())
     assert_complete(files, catalog)
     # The counts of the fixture, so the test cannot pass with an empty model.
     assert len([f for f in files if f.startswith("operations/") and f != "operations/index.md"]) == ff.LISTING_SIZE
@@ -132,7 +134,7 @@ def test_a_long_listing_splits_tables_and_still_maps_one_to_one(tmp_path: Path) 
     _grow(catalog_dir, PAGE_ROWS + 10 - ff.LISTING_SIZE)
     catalog = load_catalog(catalog_dir)
     assert len(catalog.entries) == PAGE_ROWS + 10
-    files = render_pages(catalog)
+    files = render_pages(catalog, history=no_history())
     assert "operations/page-2.md" in files and "matrix/page-2.md" in files
     assert "versions/FAKE-1.0/page-2.md" in files and "plans/PLAN-A/page-2.md" in files
     assert "operations/page-3.md" not in files and "versions/FAKE-1.0/page-3.md" not in files
@@ -142,7 +144,7 @@ def test_a_long_listing_splits_tables_and_still_maps_one_to_one(tmp_path: Path) 
 @pytest.mark.site
 def test_every_built_page_belongs_to_one_generated_or_hand_written_page(built_site: Path) -> None:
     catalog = load_catalog(ff.FIXTURE_CATALOG)
-    files = render_pages(catalog)
+    files = render_pages(catalog, history=no_history())
     expected_html = {"404.html"}
     for rel in files:
         if rel.endswith(".md"):
@@ -178,7 +180,7 @@ def test_a_path_whose_slug_is_a_table_page_is_refused_with_its_place(tmp_path: P
     if not refused:
         # page-1 is never a table page (the first page is index), so it is an ordinary operation page.
         catalog = load_catalog(catalog_dir)
-        assert_complete(render_pages(catalog), catalog)
+        assert_complete(render_pages(catalog, history=no_history()), catalog)
         return
     with pytest.raises(CatalogInvalid) as exc:
         load_catalog(catalog_dir)

@@ -77,8 +77,8 @@ def _main_text(page: Path) -> tuple[str, list[str]]:
 def test_every_engine_builds_every_page_mkdocs_builds(engine_site: tuple[str, Path], built_site: Path) -> None:
     _, other_site = engine_site
     mkdocs_pages = _pages(built_site)
-    # a page per operation, label, plan entry and comparison, and the nine fixed pages
-    assert len(mkdocs_pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 9
+    # a page per operation, label, plan entry and comparison, and the ten fixed pages (the changelog among them)
+    assert len(mkdocs_pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 10
     assert _pages(other_site) >= mkdocs_pages
     for download in ("catalog.json", "lock-matrix.csv", "openapi.yaml"):
         assert (other_site / "downloads" / download).read_bytes() == (built_site / "downloads" / download).read_bytes()
@@ -185,3 +185,9 @@ def test_every_engine_previews_an_edit_and_a_broken_catalogue(serving: tuple[Pat
     # Fixed: the banner goes.
     path.write_text(good, encoding="utf-8")
     _wait_for(page, lambda t: "FAKE 1.1" in t and 'id="catalog-docs-errors"' not in t, "the banner's removal", log)
+
+
+def test_every_engine_links_the_changelog_feed_from_every_page(engine_site: tuple[str, Path]) -> None:
+    from test_changelog import assert_every_page_links_the_feed
+
+    assert_every_page_links_the_feed(engine_site[1])

@@ -40,10 +40,11 @@ def broken(report: dict) -> list[str]:
 def test_every_internal_link_and_anchor_of_the_site_resolves(built_site: Path) -> None:
     report = lychee(built_site)
     assert not broken(report), "\n".join(broken(report))
-    # The fixture site: a page per operation, label, plan entry and comparison, nine fixed pages (home, legend,
-    # the operations, versions, plans and compare indexes, matrix, not-shown register, sources) and the 404 page.
+    # The fixture site: a page per operation, label, plan entry and comparison, ten fixed pages (home, legend,
+    # the operations, versions, plans and compare indexes, matrix, not-shown register, sources, changelog) and
+    # the 404 page.
     pages = len(list(built_site.rglob("*.html")))
-    assert pages == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 9 + 1
+    assert pages == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 10 + 1
     # Every page links at least its stylesheets, scripts, navigation and header (over 20 each).
     assert report["successful"] > 20 * pages, "lychee checked far fewer links than the site has"
 

@@ -16,6 +16,7 @@ table is a bug in a template, not in the snapshot.
 from __future__ import annotations
 
 import difflib
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
@@ -23,6 +24,7 @@ import pytest
 from jinja2 import meta
 
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.site.history import Added, BuildTime, LabelHistory
 from catalog_docs.site.render import _environment, render_pages
 from fixture_facts import FIXTURE_CATALOG
 
@@ -41,6 +43,7 @@ _INDEX_TEMPLATES = {
     "matrix/index.md": "matrix.md.j2",
     "not-shown/index.md": "not_shown.md.j2",
     "sources/index.md": "sources.md.j2",
+    "changelog/index.md": "changelog.md.j2",
 }
 _FOLDER_TEMPLATES = {
     "operations": "operation.md.j2",
@@ -53,7 +56,7 @@ _FOLDER_TEMPLATES = {
 def template_for(rel: str) -> str:
     """The template that renders a generated file, or the exporter for the JSON download."""
     exporters = {"downloads/catalog.json": "export.catalog_data", "downloads/lock-matrix.csv": "export.lock_matrix_csv",
-                 "downloads/openapi.yaml": "export.openapi_data"}
+                 "downloads/openapi.yaml": "export.openapi_data", "changelog/feed.xml": "feed.atom_feed"}
     if rel in exporters:
         return f"{exporters[rel]} (no template)"
     if rel.startswith("downloads/") and rel.endswith(".schema.json"):
@@ -79,7 +82,8 @@ def header(rel: str) -> str:
     template = template_for(rel)
     uses = " + ".join([f"templates/{template}" if template.endswith(".j2") else template]
                       + [f"templates/{t}" for t in _imports(template)])
-    return (f"<!-- snapshot of docs/{rel} | inputs: tests/fixture-catalog/ (the fixture catalogue), {uses} | "
+    dated = " + HISTORY (a fixed git history)" if rel.startswith("changelog/") else ""
+    return (f"<!-- snapshot of docs/{rel} | inputs: tests/fixture-catalog/ (the fixture catalogue){dated}, {uses} | "
             f"regenerate: pytest tests/site/test_render_snapshots.py --update-snapshots -->\n")
 
 
@@ -89,8 +93,23 @@ def snapshot_name(rel: str) -> str:
 
 
 @cache
+def history() -> LabelHistory:
+    """The first label in the oldest commit of a shallow clone, the second committed after it, the rest not
+    committed."""
+    versions = load_catalog(FIXTURE_CATALOG).versions
+    return LabelHistory(
+        repository=True, shallow=True, added={
+            versions[0].slug: Added(when=datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC), commit="a" * 40, known="boundary"),
+            versions[1].slug: Added(when=datetime(2024, 2, 3, 4, 5, 6, tzinfo=UTC), commit="b" * 40, known="commit")},
+        build=BuildTime(when=datetime(2024, 3, 4, 5, 6, 7, tzinfo=UTC), source="SOURCE_DATE_EPOCH"))
+
+
+HISTORY = history
+
+
+@cache
 def rendered() -> dict[str, str]:
-    return render_pages(load_catalog(FIXTURE_CATALOG))
+    return render_pages(load_catalog(FIXTURE_CATALOG), history=history())
 
 
 PAGES = sorted(rendered())

@@ -539,8 +539,8 @@ def test_every_page_with_lock_values_links_to_the_legend(site: Path) -> None:
         legend = "../" * depth + "legend/" if depth else "legend/"
         assert legend in {a.attrs.get("href") for a in root.find_all("a")}, f"{path} does not link to the legend"
         assert "their meaning" in root.text() or "mean is not shown" in root.text(), f"{path} lacks the legend note"
-    # every operation, version, plan and comparison page, the operations table and the matrix
-    assert pages_with_values == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 2
+    # every operation, version, plan and comparison page, the operations table, the matrix and the changelog
+    assert pages_with_values == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 3
 
 
 def test_every_not_shown_mark_in_a_table_links_to_its_register_item(site: Path) -> None:

@@ -53,7 +53,7 @@ def test_theme_javascript_needs_no_palette_form_and_reads_the_q_parameter() -> N
 
 def test_every_page_has_title_and_description(built_site: Path) -> None:
     pages = sorted(built_site.rglob("index.html"))
-    assert len(pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 9  # the fixture site
+    assert len(pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 10  # the fixture site (ten fixed pages)
     for page in pages:
         html = page.read_text(encoding="utf-8")
         title = re.search(r"<title>(.*?)</title>", html, re.S)

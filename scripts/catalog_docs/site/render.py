@@ -36,7 +36,9 @@ from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import do_url, finalize, front_matter, md_escape
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 from catalog_docs.serialize import to_json, to_yaml, to_yaml_plain
+from catalog_docs.site.feed import FEED_PATH, PAGE_PATH, ChangelogEntry, atom_feed
 from catalog_docs.site.fences import html_block
+from catalog_docs.site.history import LabelHistory
 from catalog_docs.site.provenance import MARKER_CITATION, citation_parts, section_anchor, source_sections
 from catalog_docs.site.tables import CHANGED, MARKS, NEW_VALUE, NOT_LISTED, PLANS_DIFFER, Href, do_lock  # noqa: F401 - marks re-exported
 from catalog_docs.site.tables import FILTERS as TABLE_FILTERS
@@ -268,11 +270,13 @@ class _Pages:
         self.jobs.append(_Job(path=path, kind=template, produce=lambda: tpl.render(**base, **make_context()),
                               key=self._key(path, template, page_values)))
 
-    def add_file(self, path: str, produce: Callable[[], str], *, keyed: bool = True) -> None:
-        """Plan a download file (keyed on the whole catalogue; `keyed=False`: produced on every render)."""
+    def add_file(self, path: str, produce: Callable[[], str], *, keyed: bool = True, kind: str = "download",
+                 page_values: Callable[[], bytes] | None = None) -> None:
+        """Plan a file that no template makes: a download (keyed on the whole catalogue; `keyed=False`: produced
+        on every render), or another `kind` (the feed), keyed like a page on `page_values` (see add_lazy)."""
         self._claim(path)
-        self.jobs.append(_Job(path=path, kind="download", produce=produce,
-                              key=self._key(path, "download", None) if keyed else None))
+        self.jobs.append(_Job(path=path, kind=kind, produce=produce,
+                              key=self._key(path, kind, page_values) if keyed else None))
 
     def _key(self, path: str, template: str, page_values: Callable[[], bytes] | None) -> bytes | None:
         if self.digests is None:
@@ -362,25 +366,25 @@ def _operation_context(pages: _Pages, entry: ListingEntry) -> dict[str, Any]:
 
 @paused_gc()
 def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls: bool = True,
-                 memo: PageMemo | None = None) -> dict[str, str]:
+                 memo: PageMemo | None = None, history: LabelHistory | None = None) -> dict[str, str]:
     """Every generated file of the site, as {path relative to docs/: content}.
 
     Pages are planned here, then rendered by `render_jobs` (in two processes on a large catalogue;
     `workers` overrides the choice, as tests do). `directory_urls` is the builder's `use_directory_urls`:
     links inside HTML tables are written as the built pages' URLs. With `memo` (the preview loop), a file
     whose inputs are those of the memo's last render is taken from it instead of produced again; the
-    result is the same either way."""
-    planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo)
+    result is the same either way. `history`: when each label was added, for the changelog (site.history)."""
+    planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo, history=history)
     return render_jobs(planned.jobs, workers=workers, memo=memo)
 
 
 def remember_pages(catalog: Catalog, memo: PageMemo, read: Callable[[str, bytes], str | None], *,
-                   directory_urls: bool = True) -> int:
+                   directory_urls: bool = True, history: LabelHistory | None = None) -> int:
     """Fill `memo` with the files a render of `catalog` would produce, as `read(path, key)` gives them (the
     pages a render already left in docs/, when its fingerprint shows they are exactly that; None: not known),
     so that the first edit after a start of the preview renders only what it touches. Comparisons are worked
     out here. Returns how many files the memo now holds."""
-    planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo)
+    planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo, history=history)
     known: dict[str, tuple[bytes, str]] = {}
     for job in planned.jobs:
         if job.key is not None and (text := read(job.path, job.key)) is not None:
@@ -419,9 +423,12 @@ def _comparisons(pages: _Pages, pairs: list[tuple[VersionLabel, VersionLabel]],
     return out
 
 
-def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo | None = None) -> _Pages:
+def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo | None = None,
+               history: LabelHistory | None = None) -> _Pages:
     """Every page to render (as jobs) and every download; raises CatalogDocsError when two pages share a path.
-    With `memo`, every job carries its key (see PageMemo) and comparisons come from the memo when unchanged."""
+    With `memo`, every job carries its key (see PageMemo) and comparisons come from the memo when unchanged.
+    `history`: when each label was added (site.history), which the changelog and its feed are made from too;
+    without it (a render of a catalogue alone, as the benchmark and tests do) they are not made."""
     pages = _Pages(catalog, directory_urls, keyed=memo is not None)
     digests = pages.digests
     pairs = consecutive_pairs(catalog)
@@ -464,6 +471,8 @@ def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo 
         upto = None if digests is None else _digest(*digests.version_values[: i + 2])
         pages.add_lazy(f"compare/{compare_slug(a, b)}.md", "compare.md.j2",
                        partial(_compare_context, comparisons, i, entries), page_values=lambda d=upto: d)
+    if history is not None:  # the changelog is made from the history too: without it, there is none
+        _changelog(pages, comparisons, history)
     _paged(pages, "matrix/index.md", "matrix.md.j2", by_column, wide, columns=pages.columns, page_values=row_values)
     pages.add("not-shown/index.md", "not_shown.md.j2", pairs=pairs)
     pages.add_lazy("sources/index.md", "sources.md.j2", lambda: {
@@ -475,6 +484,35 @@ def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo 
     for schema in sorted(DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")):  # the downloads' contracts, as kept
         pages.add_file(f"downloads/{schema.name}", partial(schema.read_text, encoding="utf-8"), keyed=False)
     return pages
+
+
+def changelog_entries(pages: _Pages, comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]],
+                      history: LabelHistory) -> list[ChangelogEntry]:
+    """Every label, newest first, with its comparison's summary against the label before it (the records of
+    its comparison page: nothing is compared again) and the commit that added it."""
+    href = Href(PAGE_PATH, pages.directory_urls)
+    by_label = {b.label: (a, cmp) for a, b, cmp in comparisons}
+    out = []
+    for v in reversed(pages.catalog.versions):
+        previous, cmp = by_label.get(v.label, (None, None))
+        out.append(ChangelogEntry(
+            version=v, previous=previous, summary=summary_rows(cmp) if cmp is not None else [],
+            compare_href=None if previous is None else str(href(f"compare/{do_url(compare_slug(previous, v))}.md")),
+            version_href=str(href(f"versions/{do_url(v.slug)}.md")), added=history.added.get(v.slug),
+            anchor=do_url(v.slug)))
+    return out
+
+
+def _changelog(pages: _Pages, comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]],
+               history: LabelHistory) -> None:
+    """The changelog page and its Atom feed, keyed on the whole catalogue and the history (dates included)."""
+    digests = pages.digests
+    values = None if digests is None else _digest(digests.whole, history.stamp(), history.build.when.isoformat())
+    entries = partial(changelog_entries, pages, comparisons, history)
+    pages.add_lazy(PAGE_PATH, "changelog.md.j2", lambda: {"entries": entries(), "history": history},
+                   page_values=None if values is None else lambda: values)
+    pages.add_file(FEED_PATH, lambda: atom_feed(pages.catalog, entries(), history), kind="feed",
+                   page_values=None if values is None else lambda: values)
 
 
 _VERSIONS_EMPTY = '\n  "versions": []'
@@ -673,6 +711,7 @@ def iter_pages(files: dict[str, str]) -> Iterator[str]:
     return (rel for rel in files if rel.endswith(".md"))
 
 
-def render(catalog: Catalog, out_dir: Path, *, directory_urls: bool = True) -> WriteResult:
+def render(catalog: Catalog, out_dir: Path, *, directory_urls: bool = True,
+           history: LabelHistory | None = None) -> WriteResult:
     """Render every page of the catalogue into out_dir (the docs folder)."""
-    return write_output(render_pages(catalog, directory_urls=directory_urls), out_dir)
+    return write_output(render_pages(catalog, directory_urls=directory_urls, history=history), out_dir)

@@ -1,0 +1,103 @@
+"""The changelog's Atom 1.0 feed (RFC 4287): one entry per version label, newest first, whose content is the
+label's summary of changes against its previous label, so that a feed reader shows it.
+
+Made from the same records as the changelog page and the comparison pages (`ChangelogEntry`); nothing here
+compares anything. ElementTree writes the XML, so every catalogue string is escaped by the serializer; the
+entry content is HTML (type="html"), whose catalogue text is HTML-escaped first, then escaped again as XML
+text, as RFC 4287 §3.1.1.2 has it. Links are relative to the feed's own URL (the render does not know the
+site's address), which feed readers resolve against the address they fetched the feed from.
+"""
+
+from __future__ import annotations
+
+import uuid
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from markupsafe import escape
+
+from catalog_docs.catalog.model import Catalog, VersionLabel
+from catalog_docs.site.history import Added, LabelHistory
+
+ATOM = "http://www.w3.org/2005/Atom"
+FEED_PATH = "changelog/feed.xml"
+"""Where the render writes the feed, under docs/; every page's head links it (overrides/layouts/page.html)."""
+PAGE_PATH = "changelog/index.md"
+"""The changelog page, in the feed's folder: links written for one are right for the other."""
+
+SummaryRow = tuple[str, int, "tuple[str, str] | None"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChangelogEntry:
+    """One version label as the changelog shows it: the label before it, its comparison's summary rows
+    (formats.summary_rows), where its comparison page is, and when it was added (None: not known)."""
+
+    version: VersionLabel
+    previous: VersionLabel | None
+    summary: Sequence[SummaryRow]
+    compare_href: str | None
+    """The comparison page, relative to the changelog's folder; None for the first label."""
+    version_href: str
+    added: Added | None
+    anchor: str
+    """The entry's id on the changelog page."""
+
+
+def _time(when: datetime) -> str:
+    """An RFC 3339 date-time in UTC, as Atom's date constructs take it."""
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _id(catalog: Catalog, *parts: str) -> str:
+    """A permanent IRI for the feed or an entry: a name-based UUID (RFC 9562 version 5) of what it is about,
+    the same in every build, however the site is hosted."""
+    name = "catalog-docs:" + "\0".join((catalog.service.name, *parts))
+    return "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, name))
+
+
+def summary_html(entry: ChangelogEntry) -> str:
+    """The entry's content: the summary of changes as an HTML list, with the link to every change."""
+    label = escape(entry.version.label)
+    if entry.previous is None:
+        return (f"<p>{label} is the first version label of the catalogue: there is no earlier label to compare "
+                f'it with. <a href="{escape(entry.version_href)}">Its plan entries and values</a>.</p>')
+    rows = "".join(
+        f"<li>{escape(what)}{'' if t is None else f' {escape(t[0])} → {escape(t[1])}'}: {count:,}</li>"
+        for what, count, t in entry.summary
+    )
+    return (f"<p>Changes from {escape(entry.previous.label)} to {label}:</p><ul>{rows}</ul>"
+            f'<p><a href="{escape(entry.compare_href or "")}">Every change, value by value</a>.</p>')
+
+
+def atom_feed(catalog: Catalog, entries: Sequence[ChangelogEntry], history: LabelHistory) -> str:
+    """The feed document (entries in the order given: newest first)."""
+    ET.register_namespace("", ATOM)
+
+    def sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+        element = ET.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
+        element.text = text
+        return element
+
+    feed = ET.Element(f"{{{ATOM}}}feed")
+    sub(feed, "id", _id(catalog, "version labels"))
+    sub(feed, "title", f"{catalog.service.name}: version labels")
+    sub(feed, "subtitle", "Each version label of the catalogue with its changes against the label before it.")
+    dates = [history.date_of(e.version.slug) for e in entries] or [history.build.when]
+    sub(feed, "updated", _time(max(dates)))
+    author = sub(feed, "author")
+    sub(author, "name", f"The {catalog.service.name} catalogue")
+    sub(feed, "generator", "catalog-docs")
+    sub(feed, "link", rel="self", type="application/atom+xml", href="feed.xml")
+    sub(feed, "link", rel="alternate", type="text/html", href="./")
+    for entry in entries:
+        item = sub(feed, "entry")
+        sub(item, "id", _id(catalog, "version label", entry.version.label))
+        sub(item, "title", f"Version label {entry.version.label}")
+        sub(item, "updated", _time(history.date_of(entry.version.slug)))
+        sub(item, "link", rel="alternate", type="text/html", href=entry.compare_href or entry.version_href)
+        sub(item, "content", summary_html(entry), type="html")
+    ET.indent(feed)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"

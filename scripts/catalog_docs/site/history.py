@@ -1,0 +1,189 @@
+"""When each version label first appeared in the catalogue: facts read from the repository's git history.
+
+The source shows no release dates, so the changelog and its feed never give one. What the repository does
+know is when a label's file (`versions/<slug>.yaml`: the validator ties the name to the label) was first
+committed under the catalogue folder; that is the date the changelog states, as "added to this catalogue on".
+
+git's output is data like any other input: a commit's fields are checked for their shape, and a file it names
+is only ever looked up among the labels' own file names, never used as a path. Where there is no history
+(an unpacked archive, git not installed) the page says so, and the feed, which needs a date on every entry,
+uses one that is true of the build: SOURCE_DATE_EPOCH when set (reproducible builds), else the time the build
+started.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+BuildTimeSource = Literal["SOURCE_DATE_EPOCH", "clock"]
+Known = Literal["commit", "boundary"]
+"""`commit`: the commit that added the label's file. `boundary`: the oldest commit of a shallow clone, which
+holds the file; the label may be older than that (the rest of the history was not fetched)."""
+
+GIT_TIMEOUT_S = 20
+"""How long the one `git log` of a render may take before the history counts as unreadable."""
+
+_HASH = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_VERSION_FILE = re.compile(r"versions/([^/\x00-\x1f]+)\.yaml")
+_PARENTS = re.compile(r"(?:[0-9a-f]{40}|[0-9a-f]{64})(?: (?:[0-9a-f]{40}|[0-9a-f]{64}))*")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Added:
+    """The commit in which a label's file first appeared under the catalogue folder."""
+
+    when: datetime
+    """The commit's committer date, in UTC: when it entered the history."""
+    commit: str
+    known: Known
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BuildTime:
+    """A date that is true of the build, for entries the history cannot date."""
+
+    when: datetime
+    source: BuildTimeSource
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LabelHistory:
+    """What the repository says about when each label was added.
+
+    `repository` is False when the catalogue has no git history to read; `reason` then says why, in words
+    for the changelog page, unless it is the plain case of a folder outside any repository (""). `added`
+    holds, under each label's slug (its file's name), the labels whose file is committed; a label missing
+    from it (in a repository) is not committed yet."""
+
+    repository: bool
+    reason: str = ""
+    added: Mapping[str, Added] = field(default_factory=dict)
+    shallow: bool = False
+    build: BuildTime
+
+    def date_of(self, slug: str) -> datetime:
+        """The date an entry of the label with this slug carries: its addition, else the build's date."""
+        found = self.added.get(slug)
+        return found.when if found is not None else self.build.when
+
+    def stamp(self) -> str:
+        """What of the history a render's output depends on, for its fingerprint (the build time aside: a
+        render that is skipped keeps the pages, and the date, of the build that wrote them)."""
+        digest = hashlib.sha256(f"{self.repository}\0{self.reason}\0{self.shallow}".encode())
+        for slug in sorted(self.added):
+            a = self.added[slug]
+            digest.update(f"\0{slug}\0{a.when.isoformat()}\0{a.commit}\0{a.known}".encode())
+        return digest.hexdigest()
+
+
+@cache
+def _started() -> datetime:
+    """The clock, read once per process (to the second)."""
+    return datetime.fromtimestamp(int(time.time()), UTC)
+
+
+def build_time() -> BuildTime:
+    """SOURCE_DATE_EPOCH (the reproducible-builds convention) when it is set to a whole number of seconds, else
+    the time this process first asked: one build, one date, however many renders a long preview runs."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return BuildTime(when=datetime.fromtimestamp(int(epoch), UTC), source="SOURCE_DATE_EPOCH")
+    return BuildTime(when=_started(), source="clock")
+
+
+def no_history(reason: str = "") -> LabelHistory:
+    """The history of a catalogue that has none, with the reason the page gives ("": it is in no repository)."""
+    return LabelHistory(repository=False, reason=reason, build=build_time())
+
+
+def _in_git_work_tree(folder: Path) -> bool:
+    """Whether a `.git` entry (a folder, or the file of a linked worktree) sits in `folder` or above: a
+    catalogue outside any repository costs no process start."""
+    here = folder.resolve()
+    return any((parent / ".git").exists() for parent in (here, *here.parents))
+
+
+def _git_env() -> dict[str, str]:
+    """The environment without GIT_* variables, so git reads the repository the catalogue is in, and no
+    other (GIT_DIR, GIT_WORK_TREE...), with untranslated messages."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["LC_ALL"] = "C"
+    return env
+
+
+def _run_git(catalog_dir: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        ["git", "--no-pager", "-c", "log.showSignature=false", "-C", str(catalog_dir), *args],
+        capture_output=True, env=_git_env(), timeout=GIT_TIMEOUT_S, check=False, stdin=subprocess.DEVNULL,
+    )
+
+
+def _first_line(data: bytes) -> str:
+    text = data.decode("utf-8", "replace").strip().splitlines()
+    return text[0][:200] if text else "no message"
+
+
+def _commit_time(text: str) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when.astimezone(UTC) if when.tzinfo is not None else None
+
+
+def parse_log(output: bytes, *, shallow: bool) -> dict[str, Added]:
+    """The oldest addition of each version file in `git log -z --name-only --relative` output (newest commit
+    first; each commit as RS hash US committer-date US parents NUL, then its file names, each ending in NUL),
+    under its slug: `versions/<slug>.yaml` -> slug. A record or name of another shape is skipped: it dates
+    nothing, and a name is only ever a key to look a label's slug up by, never a path."""
+    found: dict[str, Added] = {}
+    for record in output.decode("utf-8", "replace").split("\x1e")[1:]:
+        head, _, names = record.partition("\0")
+        fields = head.split("\x1f")
+        when = _commit_time(fields[1]) if len(fields) == 3 else None
+        if when is None or not _HASH.fullmatch(fields[0]) or not (fields[2] == "" or _PARENTS.fullmatch(fields[2])):
+            continue
+        known: Known = "boundary" if shallow and not fields[2] else "commit"
+        for name in names.split("\0"):
+            slug = _VERSION_FILE.fullmatch(name.strip("\n"))
+            if slug is not None:  # older commits come later: the last one seen is the first appearance
+                found[slug.group(1)] = Added(when=when, commit=fields[0], known=known)
+    return found
+
+
+def label_history(catalog_dir: Path) -> LabelHistory:
+    """When each version file was first committed under `catalog_dir`, from one `git log`; a LabelHistory
+    without a repository (and why) when there is no history to read."""
+    if not _in_git_work_tree(catalog_dir):
+        return no_history("")
+    try:
+        probe = _run_git(catalog_dir, "rev-parse", "--is-inside-work-tree", "--is-shallow-repository")
+        if probe.returncode != 0:
+            return no_history(f"git could not read it: {_first_line(probe.stderr)}")
+        answers = probe.stdout.decode("ascii", "replace").split()
+        if answers[:1] != ["true"]:
+            return no_history("it is not in a git work tree")
+        shallow = answers[1:2] == ["true"]
+        log = _run_git(catalog_dir, "log", "--no-renames", "--diff-filter=A", "-z", "--name-only", "--relative",
+                       "--format=%x1e%H%x1f%cI%x1f%P", "--", "versions")
+    except FileNotFoundError:
+        return no_history("git is not installed")
+    except (OSError, subprocess.SubprocessError) as exc:
+        return no_history(f"git could not be run: {exc}")
+    if log.returncode != 0:
+        # A repository without a commit yet: every label is not committed, which is a fact, not a failure.
+        if b"does not have any commits" in log.stderr:
+            return LabelHistory(repository=True, shallow=shallow, build=build_time())
+        return no_history(f"git could not read it: {_first_line(log.stderr)}")
+    return LabelHistory(repository=True, added=parse_log(log.stdout, shallow=shallow), shallow=shallow,
+                        build=build_time())

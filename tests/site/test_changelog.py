@@ -1,0 +1,283 @@
+"""The changelog page and its Atom feed (issue 29): every version label newest first with its summary of changes
+against the label before it, dated only by facts of the repository's git history.
+
+The fixture catalogue is committed into a throw-away repository at chosen dates, so the dates the page and the
+feed must give are known; the summaries are the compare stage's own (`formats.summary_rows`), never restated.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import subprocess
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+
+import feedparser
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from catalog_docs.catalog.model import Catalog, label_slug
+from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.compare.changes import Side, compare_sides, consecutive_pairs
+from catalog_docs.compare.formats import summary_rows
+from catalog_docs.site import history as history_module
+from catalog_docs.site.feed import ChangelogEntry, atom_feed
+from catalog_docs.site.history import Added, BuildTime, LabelHistory, label_history, parse_log
+from catalog_docs.site.incremental import clear_reuse, render_if_changed
+from fixture_facts import FIXTURE_CATALOG
+from htmltree import parse_file
+
+EPOCH = 1_700_000_000  # SOURCE_DATE_EPOCH of these tests: 2023-11-14T22:13:20Z
+FIRST = "2024-01-02T03:04:05+00:00"
+SECOND = "2024-02-03T14:15:16+02:00"  # not UTC: the page and the feed give it in UTC (12:15:16Z)
+THIRD = "2024-03-04T05:06:07+00:00"
+
+
+@pytest.fixture(autouse=True)
+def _fixed_build_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
+    clear_reuse()
+
+
+def _git(repo: Path, *args: str, date: str | None = None) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    if date is not None:
+        env |= {"GIT_COMMITTER_DATE": date, "GIT_AUTHOR_DATE": date}
+    subprocess.run(["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid", *args], cwd=repo,
+                   check=True, capture_output=True, env=env)
+
+
+@cache
+def _fixture() -> Catalog:
+    return load_catalog(FIXTURE_CATALOG)
+
+
+def _labels() -> list[str]:
+    return [v.label for v in _fixture().versions]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """The fixture catalogue in a new repository: the first label committed at FIRST, the second at SECOND,
+    the rest not committed."""
+    root = tmp_path / "repo"
+    shutil.copytree(FIXTURE_CATALOG, root / "catalog")
+    first, second = (f"catalog/versions/{label_slug(label)}.yaml" for label in _labels()[:2])
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "add", "catalog/service.yaml", "catalog/listing.yaml", "catalog/not-shown.yaml", first)
+    _git(root, "commit", "-q", "-m", "first label", date=FIRST)
+    _git(root, "add", second)
+    _git(root, "commit", "-q", "-m", "second label", date=SECOND)
+    return root
+
+
+def _feed(docs: Path) -> feedparser.FeedParserDict:
+    parsed = feedparser.parse((docs / "changelog" / "feed.xml").read_bytes())
+    assert not parsed.bozo, parsed.get("bozo_exception")
+    return parsed
+
+
+def _utc(text: str) -> str:
+    return datetime.fromisoformat(text).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_each_label_is_dated_by_the_commit_that_added_its_file(repo: Path, tmp_path: Path) -> None:
+    labels = _labels()
+    docs = tmp_path / "docs"
+    render_if_changed(repo / "catalog", docs)
+    page = (docs / "changelog" / "index.md").read_text(encoding="utf-8")
+    feed = _feed(docs)
+    # Newest first, one entry per label.
+    assert [e.title for e in feed.entries] == [f"Version label {label}" for label in reversed(labels)]
+    dates = {e.title.removeprefix("Version label "): e.updated for e in feed.entries}
+    assert dates[labels[0]] == _utc(FIRST)
+    assert dates[labels[1]] == _utc(SECOND)
+    # Not committed: no date of addition exists; the feed gives the build's SOURCE_DATE_EPOCH, and says so.
+    build = datetime.fromtimestamp(EPOCH, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert all(dates[label] == build for label in labels[2:])
+    assert page.count("Added to this catalogue on") == 2
+    assert "Added to this catalogue on 2024&#45;02&#45;03" in page  # 14:15 at +02:00 is still 3 February in UTC
+    assert page.count("Not committed yet, so it has no date of addition") == len(labels) - 2
+    assert "the build's `SOURCE_DATE_EPOCH`, 2023&#45;11&#45;14 22&#58;13&#58;20 UTC" in page
+
+    # Committing the rest is an input of the render: the next render is not skipped, and dates them.
+    _git(repo, "add", "catalog")
+    _git(repo, "commit", "-q", "-m", "the rest", date=THIRD)
+    assert render_if_changed(repo / "catalog", docs) is not None
+    dates = {e.title.removeprefix("Version label "): e.updated for e in _feed(docs).entries}
+    assert all(dates[label] == _utc(THIRD) for label in labels[2:])
+    assert _feed(docs).feed.updated == _utc(THIRD)
+    assert render_if_changed(repo / "catalog", docs) is None  # and nothing changed since
+
+
+def test_entry_content_is_the_summary_of_changes_the_comparison_pages_use(repo: Path, tmp_path: Path) -> None:
+    catalog = load_catalog(FIXTURE_CATALOG)
+    docs = tmp_path / "docs"
+    render_if_changed(repo / "catalog", docs)
+    entries = {e.title.removeprefix("Version label "): e for e in _feed(docs).entries}
+    page = (docs / "changelog" / "index.md").read_text(encoding="utf-8")
+    for a, b in consecutive_pairs(catalog):
+        content = entries[b.label].content[0].value
+        for what, count, transition in summary_rows(compare_sides(catalog, Side(label=a.label), Side(label=b.label))):
+            shown = what + ("" if transition is None else f" {transition[0]} → {transition[1]}")
+            assert f"<li>{shown}: {count:,}</li>" in content
+        link = f"../compare/{a.slug}...{b.slug}/"
+        assert entries[b.label].link == link and f'href="{link}"' in content
+        assert f"(../compare/{a.slug}...{b.slug}.md)" in page
+    first = catalog.versions[0]
+    assert "first version label" in entries[first.label].content[0].value
+    assert entries[first.label].link == f"../versions/{first.slug}/"
+
+
+def test_without_git_history_the_page_says_so_and_the_feed_uses_the_build_date(tmp_path: Path) -> None:
+    shutil.copytree(FIXTURE_CATALOG, tmp_path / "catalog")
+    docs = tmp_path / "docs"
+    render_if_changed(tmp_path / "catalog", docs)
+    page = (docs / "changelog" / "index.md").read_text(encoding="utf-8")
+    assert "this copy of the catalogue has no git history, so when each label was added" in " ".join(page.split())
+    assert "Added to this catalogue" not in page and "Not committed" not in page
+    build = datetime.fromtimestamp(EPOCH, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    feed = _feed(docs)
+    assert {e.updated for e in feed.entries} == {build} and feed.feed.updated == build
+
+
+def test_without_source_date_epoch_the_build_time_is_one_clock_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    history_module._started.cache_clear()
+    before = datetime.now(UTC).replace(microsecond=0)
+    first = history_module.build_time()
+    assert first.source == "clock" and before <= first.when <= datetime.now(UTC)
+    assert history_module.build_time() == first  # one build, one date
+
+
+def test_a_shallow_clone_dates_its_oldest_commit_as_an_upper_bound(repo: Path, tmp_path: Path) -> None:
+    _git(repo, "add", "catalog")
+    _git(repo, "commit", "-q", "-m", "the rest", date=THIRD)
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(clone)], check=True,
+                   capture_output=True)
+    found = label_history(clone / "catalog")
+    assert found.repository and found.shallow
+    # Its one commit holds every file, so every label is dated by it, as "by" that date: no older commit is here.
+    assert {a.known for a in found.added.values()} == {"boundary"} and len(found.added) == len(_labels())
+    docs = tmp_path / "docs"
+    render_if_changed(clone / "catalog", docs)
+    page = (docs / "changelog" / "index.md").read_text(encoding="utf-8")
+    assert "This clone&#39;s history is shallow" in page or "This clone's history is shallow" in page
+    assert page.count("and the label may be older") == len(_labels())
+
+
+HASH_A, HASH_B = "a" * 40, "b" * 40
+
+
+def test_the_log_is_read_as_data() -> None:
+    """git's output names files and gives dates; a record or a name of any other shape dates nothing."""
+    log = (
+        f"\x1e{HASH_B}\x1f2024-02-01T00:00:00+00:00\x1f{HASH_A}\0\nversions/X-2.yaml\0versions/X-1.yaml\0"
+        f"\x1enot-a-hash\x1f2023-01-01T00:00:00+00:00\x1f\0\nversions/X-3.yaml\0"  # bad hash: skipped
+        f"\x1e{HASH_A}\x1fyesterday\x1f\0\nversions/X-4.yaml\0"  # bad date: skipped
+        f"\x1e{HASH_A}\x1f2024-01-01T00:00:00\x1f\0\nversions/X-5.yaml\0"  # no offset: not a commit date
+        f"\x1e{HASH_A}\x1f2023-06-01T00:00:00+00:00\x1f\0\nversions/X-1.yaml\0versions/../x.yaml\0"
+        "versions/a/b.yaml\0listing.yaml\0versions/X-6.yml\0"
+    ).encode()
+    found = parse_log(log, shallow=False)
+    assert set(found) == {"X-1", "X-2"}
+    assert found["X-1"].commit == HASH_A and found["X-1"].when == datetime(2023, 6, 1, tzinfo=UTC)  # the oldest
+    assert found["X-2"].when == datetime(2024, 2, 1, tzinfo=UTC)
+    assert parse_log(log, shallow=True)["X-1"].known == "boundary"  # no parents in a shallow clone
+    assert parse_log(log, shallow=True)["X-2"].known == "commit"
+
+
+def test_git_is_never_pointed_elsewhere_by_the_environment(repo: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    _git(other, "init", "-q")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    assert set(label_history(repo / "catalog").added) == {label_slug(label) for label in _labels()[:2]}
+
+
+# ---- the feed as XML -------------------------------------------------------------------------------------
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"),
+                              whitelist_characters=" "), min_size=1, max_size=30).map(str.strip).filter(bool)
+"""Text the catalogue accepts: no control, format, private-use or unassigned character, no other space, and
+(as every name it holds) not blank, nor opening or closing with a space."""
+
+
+@settings(max_examples=60, deadline=None)
+@given(service=_TEXT, labels=st.lists(_TEXT, min_size=1, max_size=4, unique=True), what=_TEXT, value=_TEXT)
+def test_any_catalogue_text_is_escaped_in_the_feed(service: str, labels: list[str], what: str, value: str) -> None:
+    catalog = _fixture()
+    catalog = dataclasses.replace(catalog, service=dataclasses.replace(catalog.service, name=service))
+    versions = [dataclasses.replace(catalog.versions[0], label=label, slug=label_slug(label)) for label in labels]
+    entries = [ChangelogEntry(version=v, previous=versions[i - 1] if i else None,
+                              summary=[(what, 3, (value, value + "&")), (what, 1, None)],
+                              compare_href="../compare/x/" if i else None, version_href="../versions/x/",
+                              added=None, anchor=v.slug) for i, v in enumerate(versions)]
+    history = LabelHistory(repository=False, reason="test", build=BuildTime(
+        when=datetime(2024, 1, 1, tzinfo=UTC), source="SOURCE_DATE_EPOCH"))
+    text = atom_feed(catalog, entries[::-1], history)
+    # An XML parser reads back every text exactly as the catalogue has it.
+    root = etree.fromstring(text.encode("utf-8"))
+    atom = {"a": "http://www.w3.org/2005/Atom"}
+    assert root.findtext("a:title", namespaces=atom) == f"{service}: version labels"
+    assert root.xpath("a:entry/a:title/text()", namespaces=atom) == [f"Version label {x}" for x in reversed(labels)]
+    for content in root.xpath("a:entry/a:content/text()", namespaces=atom)[:-1]:
+        # The content is HTML whose text is the catalogue's: once parsed as HTML, it reads as written.
+        shown = etree.fromstring(f"<div>{content}</div>", etree.HTMLParser())
+        assert f"{what} {value} → {value}&: 3" in "".join(shown.itertext())
+    # And a feed reader's parser takes it whole (feedparser's own guesses at mis-encoded text aside).
+    parsed = feedparser.parse(text.encode("utf-8"))
+    assert not parsed.bozo and len(parsed.entries) == len(labels)
+
+
+def test_a_feed_with_a_committed_label_states_each_date(tmp_path: Path) -> None:
+    catalog = load_catalog(FIXTURE_CATALOG)
+    added = Added(when=datetime(2024, 5, 6, 7, 8, 9, tzinfo=UTC), commit=HASH_A, known="commit")
+    history = LabelHistory(repository=True, added={catalog.versions[0].slug: added},
+                           build=BuildTime(when=datetime(2025, 1, 1, tzinfo=UTC), source="clock"))
+    entry = ChangelogEntry(version=catalog.versions[0], previous=None, summary=[], compare_href=None,
+                           version_href="../versions/x/", added=added, anchor="x")
+    parsed = feedparser.parse(atom_feed(catalog, [entry], history).encode())
+    assert parsed.entries[0].updated == "2024-05-06T07:08:09Z" == parsed.feed.updated
+
+
+# ---- the built site ---------------------------------------------------------------------------------------
+
+
+def feed_links(site: Path) -> dict[str, list[Path]]:
+    """For every HTML page of a built site, where each of its head's Atom links points (resolved as a browser
+    resolves them against the page's own URL, as files of the site)."""
+    out: dict[str, list[Path]] = {}
+    for page in sorted(site.rglob("*.html")):
+        head = parse_file(page).find("head")
+        assert head is not None, page
+        links = head.find_all("link", rel="alternate", type="application/atom+xml")
+        rel = page.relative_to(site).as_posix()
+        out[rel] = [(page.parent / link.attrs["href"]).resolve() for link in links]
+    return out
+
+
+def assert_every_page_links_the_feed(site: Path) -> None:
+    feed = (site / "changelog" / "feed.xml").resolve()
+    assert feed.is_file()
+    parsed = feedparser.parse(feed.read_bytes())
+    assert not parsed.bozo and len(parsed.entries) == len(_labels())
+    links = feed_links(site)
+    assert len(links) > 20
+    wrong = {page: found for page, found in links.items() if found != [feed] and page != "404.html"}
+    assert not wrong, wrong
+    # The not-found page is served at any depth: its link is site-absolute (mkdocs gives it the site's path).
+    assert len(links["404.html"]) == 1
+
+
+@pytest.mark.site
+def test_every_page_of_the_built_site_links_the_feed_in_its_head(built_site: Path) -> None:
+    assert_every_page_links_the_feed(built_site)
+    assert (built_site / "changelog" / "index.html").is_file()
