@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from catalog_docs.catalog.files import MAX_BYTES, catalogue_sources, looks_like_catalogue
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.layout import MANIFEST, PACKAGE_DIR, SCHEMA_DIR
+from catalog_docs.site.history import LabelHistory, label_history
 from catalog_docs.site.write import output_signature, recover
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ def code_digest() -> bytes:
 
 
 def _warm(catalog_dir: Path, out_dir: Path, manifest: dict[str, Any], code: bytes, inputs: str,
-          directory_urls: bool) -> None:
+          directory_urls: bool, history: LabelHistory) -> None:
     """See render_if_changed's keep_warm. Each page is read back only when its bytes have the digest the
     manifest recorded when the render wrote it."""
     reuse = _reuse.for_code(code)
@@ -106,7 +107,8 @@ def _warm(catalog_dir: Path, out_dir: Path, manifest: dict[str, Any], code: byte
         return data.decode("utf-8") if digests.get(rel) == digest(data) else None
 
     try:
-        remember_pages(load_catalog(catalog_dir, cache=reuse.load), reuse.pages, read, directory_urls=directory_urls)
+        remember_pages(load_catalog(catalog_dir, cache=reuse.load), reuse.pages, read, directory_urls=directory_urls,
+                       history=history)
     except (CatalogDocsError, OSError, UnicodeDecodeError):  # only a speed-up: the next render does it all
         return
     reuse.warm = (catalog_dir, out_dir, inputs)
@@ -179,7 +181,10 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
         return render(load_catalog(catalog_dir), out_dir, directory_urls=directory_urls)  # reports the missing folder
     try:
         code = code_digest()
-        inputs = input_fingerprint(catalog_dir, code) + ("" if directory_urls else ":flat-urls")
+        history = label_history(catalog_dir)
+        # The history is an input too: committing a label's file changes the date its changelog entry gives.
+        inputs = (input_fingerprint(catalog_dir, code) + ("" if directory_urls else ":flat-urls")
+                  + ":history:" + history.stamp())
     except OSError as exc:
         raise CatalogDocsError(f"cannot read {exc.filename}: {exc.strerror}") from exc
     # An interrupted render is completed before its pages are trusted; after one, render in full anyway: the
@@ -190,7 +195,7 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
         stamp = manifest.get("fingerprint") or {}
         if stamp.get("inputs") == inputs and stamp.get("outputs") == output_signature(out_dir, manifest["files"]):
             if keep_warm:
-                _warm(catalog_dir, out_dir, manifest, code, inputs, directory_urls)
+                _warm(catalog_dir, out_dir, manifest, code, inputs, directory_urls, history)
             return None
     from catalog_docs.catalog.validate import load_catalog
     from catalog_docs.site.render import render_pages
@@ -198,7 +203,8 @@ def render_if_changed(catalog_dir: Path, out_dir: Path, *, force: bool = False,
 
     # A load or render that fails leaves both as they were: each keeps only results keyed on their inputs.
     reuse = _reuse.for_code(code)
-    files = render_pages(load_catalog(catalog_dir, cache=reuse.load), directory_urls=directory_urls, memo=reuse.pages)
+    files = render_pages(load_catalog(catalog_dir, cache=reuse.load), directory_urls=directory_urls, memo=reuse.pages,
+                         history=history)
     reuse.warm = (catalog_dir, out_dir, inputs)  # the memo holds these very pages: a skip needs no warm-up
     # The fingerprint goes into the manifest, which the writer moves in last.
     return write_output(files, out_dir, inputs=inputs)
