@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from catalog_docs.catalog.locate import default_out_dir, find_catalog_dir, out_dir_beside
+from catalog_docs.catalog.locate import default_out_dir, find_catalog_dir, out_dir_beside, shown_path
 from catalog_docs.errors import EXIT_INVALID, EXIT_OK, EXIT_USAGE, CatalogDocsError
 
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as a shell reports it)
@@ -43,7 +43,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     print(catalog.summary())
     for v in catalog.versions:
         if v.draft:
-            print(f"draft: version label {v.label!r} (versions/{v.slug}.yaml) is a copy not yet checked against the "
+            where = shown_path(args.catalog / "versions" / f"{v.slug}.yaml")  # from the current folder
+            print(f"draft: version label {v.label!r} ({where}) is a copy not yet checked against the "
                   f"source; make serve marks it, make site refuses it until `draft: true` is deleted")
     return EXIT_OK
 

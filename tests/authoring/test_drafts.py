@@ -34,13 +34,13 @@ def test_new_label_writes_a_draft_that_check_names(tmp_path: Path) -> None:
     check = subprocess.run([str(BIN / "catalog-docs"), "check"], cwd=project, capture_output=True, text=True,
                            env=copy_env(project), timeout=120)
     assert check.returncode == 0, check.stderr
-    assert f"draft: version label '{NEW}'" in check.stdout
+    assert f"draft: version label '{NEW}' (catalog/versions/{written.name})" in check.stdout  # from where it ran
 
 
 def test_every_strict_build_refuses_a_draft_in_one_line(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project", catalog=ff.FIXTURE_CATALOG)
     written = _new_label(project)
-    rel = f"versions/{written.name}"
+    rel = f"catalog/versions/{written.name}"  # from the project root, where both commands run
 
     mkdocs = build(project)
     assert mkdocs.returncode != 0 and not (project / "site" / "index.html").exists()
@@ -52,7 +52,8 @@ def test_every_strict_build_refuses_a_draft_in_one_line(tmp_path: Path) -> None:
     render = subprocess.run([str(BIN / "catalog-docs"), "render", "--publish"], cwd=project, capture_output=True,
                             text=True, env=copy_env(project), timeout=120)
     assert render.returncode == 1, render.stdout + render.stderr
-    assert render.stderr.count("\n") == 1 and NEW in render.stderr and rel in render.stderr and "draft: true" in render.stderr
+    assert render.stderr.count("\n") == 1 and NEW in render.stderr
+    assert rel in render.stderr and "draft: true" in render.stderr
     assert not any((project / "docs").iterdir()), "a refused render wrote pages"
 
     # Checked: the line goes, and the strict build publishes the label.

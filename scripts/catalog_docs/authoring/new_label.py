@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from catalog_docs.catalog.locate import shown_path
 from catalog_docs.catalog.model import label_slug
 from catalog_docs.catalog.names import look_alike_key, name_flaw
 from catalog_docs.catalog.schema_fast import ecma_regex
@@ -55,8 +56,8 @@ def _refuse_bad_name(new: str, service: Path, labels: yaml.SequenceNode) -> None
     twin = next((item for item in labels.value if look_alike_key(item.value) == key and item.value != new), None)
     if twin is not None:
         raise CatalogDocsError(f"{new!r} reads the same as the version label {twin.value!r} at "
-                               f"{service}:{twin.start_mark.line + 1}:{twin.start_mark.column + 1}; names must "
-                               "differ in more than case, spacing or character width")
+                               f"{shown_path(service)}:{twin.start_mark.line + 1}:{twin.start_mark.column + 1}; "
+                               "names must differ in more than case, spacing or character width")
 
 
 def _natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
@@ -78,12 +79,12 @@ def _labels_node(service_text: str, service: Path) -> yaml.SequenceNode:
     try:
         root = yaml.compose(service_text)
     except yaml.YAMLError as exc:  # a valid catalogue never gets here; load_catalog ran first
-        raise CatalogDocsError(f"{service}: cannot be read as YAML: {exc}") from None
+        raise CatalogDocsError(f"{shown_path(service)}: cannot be read as YAML: {exc}") from None
     if isinstance(root, yaml.MappingNode):
         for key, value in root.value:
             if key.value == "version_labels" and isinstance(value, yaml.SequenceNode):
                 return value
-    raise CatalogDocsError(f"{service}: no version_labels list to add the label to")
+    raise CatalogDocsError(f"{shown_path(service)}: no version_labels list to add the label to")
 
 
 def insertion_index(labels: list[str], new: str, after: str) -> int:
@@ -125,7 +126,7 @@ def _label_file_text(old_text: str, old_file: Path, old: str, new: str) -> str:
     root = yaml.compose(old_text)
     value = next((v for k, v in root.value if k.value == "label"), None) if isinstance(root, yaml.MappingNode) else None
     if value is None:
-        raise CatalogDocsError(f"{old_file}: no label: key to change")
+        raise CatalogDocsError(f"{shown_path(old_file)}: no label: key to change")
     text = old_text[:value.start_mark.index] + _scalar(new) + old_text[value.end_mark.index:]
     if not any(k.value == "draft" for k, _ in root.value):  # a copy of a draft is a draft already
         eol = text.index("\n", value.start_mark.index) + 1
@@ -170,7 +171,8 @@ def new_label(catalog_dir: Path, new: str, old: str) -> NewLabel:
         raise CatalogDocsError(f"--from {old!r} is not a version label; labels: "
                                + ", ".join(repr(label) for label in labels))
     if new in labels:
-        raise CatalogDocsError(f"{new!r} is already a version label (catalog/versions/{label_slug(new)}.yaml)")
+        raise CatalogDocsError(f"{new!r} is already a version label "
+                               f"({shown_path(catalog_dir / 'versions' / f'{label_slug(new)}.yaml')})")
     slug = label_slug(new)
     if reserved_slug(slug, paged=False):
         raise CatalogDocsError(f"{new!r} would take the URL of the versions index page; choose another name")
@@ -179,7 +181,8 @@ def new_label(catalog_dir: Path, new: str, old: str) -> NewLabel:
         raise CatalogDocsError(f"{new!r} would have the same page URL as {same_url[0]!r} (URLs ignore case)")
     target = catalog_dir / "versions" / f"{slug}.yaml"
     if target.exists():
-        raise CatalogDocsError(f"{target} already exists; it is not listed in service.yaml, so remove or rename it")
+        raise CatalogDocsError(f"{shown_path(target)} already exists; it is not listed in service.yaml, so remove or "
+                               "rename it")
 
     listed = [item.value for item in node.value]
     index = insertion_index(listed, new, old)

@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from catalog_docs.catalog.files import VERSIONS_DIR
+from catalog_docs.catalog.locate import shown_path
 from catalog_docs.errors import CatalogDocsError
 
 _DRAFT_KEY = re.compile(r"^draft:", re.M)
@@ -25,7 +26,7 @@ class Draft:
 
     label: str
     file: str
-    """Relative to the catalogue folder, as errors name files: versions/<slug>.yaml."""
+    """Its path from the current folder, as errors name files (catalog/versions/<slug>.yaml at the project root)."""
 
 
 class DraftRefused(CatalogDocsError):
@@ -47,7 +48,7 @@ def find_drafts(catalog_dir: Path) -> list[Draft]:
         except yaml.YAMLError:
             continue  # the loader reports it
         if isinstance(data, dict) and data.get("draft") is True:
-            found.append(Draft(label=str(data.get("label", path.stem)), file=f"{VERSIONS_DIR}/{path.name}"))
+            found.append(Draft(label=str(data.get("label", path.stem)), file=shown_path(path)))
     return found
 
 

@@ -1,8 +1,10 @@
 """Where the catalogue is: one rule for every command, so each works the same from any folder of the checkout.
 
-The project is the nearest folder, starting at the current one and going up, that holds a `catalog/`
-folder; its `catalog/` is the catalogue and its `docs/` receives the rendered pages. `--catalog DIR`
-and `--out DIR` name other folders. No git is needed (a downloaded copy of the repository works too).
+The project is the nearest folder, starting at the current one and going up, that holds a catalogue: a
+`catalog/` folder holding service.yaml, listing.yaml, not-shown.yaml or versions/. The checkout has other folders
+named `catalog/` (the package's code in scripts/catalog_docs/, its tests in tests/), which a name alone would take
+for it. The project's `catalog/` is the catalogue and its `docs/` receives the rendered pages. `--catalog DIR` and
+`--out DIR` name other folders. No git is needed (a downloaded copy of the repository works too).
 """
 
 from __future__ import annotations
@@ -10,17 +12,28 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from catalog_docs.catalog.files import FIXED_FILES, VERSIONS_DIR
 from catalog_docs.errors import CatalogDocsError
 
 CATALOG = "catalog"
 DOCS = "docs"
 
 
+CATALOGUE_ENTRIES = (*FIXED_FILES, VERSIONS_DIR)
+"""What a catalogue folder holds (any one of them is enough: a catalogue missing a file is still found, and
+`check` names what is missing)."""
+
+
+def holds_catalogue(folder: Path) -> bool:
+    """Whether `folder` is a catalogue folder by what it holds, not by its name."""
+    return folder.is_dir() and any(os.path.lexists(folder / name) for name in CATALOGUE_ENTRIES)
+
+
 def find_project(cwd: Path | None = None) -> Path | None:
-    """The nearest folder at or above `cwd` that holds a `catalog/` folder, or None."""
+    """The nearest folder at or above `cwd` whose `catalog/` folder holds a catalogue, or None."""
     here = (cwd or Path.cwd()).resolve()
     for folder in (here, *here.parents):
-        if (folder / CATALOG).is_dir():
+        if holds_catalogue(folder / CATALOG):
             return folder
     return None
 
@@ -35,8 +48,9 @@ def find_catalog_dir(explicit: Path | None, cwd: Path | None = None) -> Path:
     project = find_project(cwd)
     if project is None:
         start = (cwd or Path.cwd()).resolve()
-        raise CatalogDocsError(f"no {CATALOG}/ folder in {start} or any folder above it; run catalog-docs "
-                               f"inside the repository, or pass --catalog DIR")
+        raise CatalogDocsError(f"no {CATALOG}/ folder in {start} or any folder above it (a catalogue folder holds "
+                               f"{', '.join(CATALOGUE_ENTRIES)}); run catalog-docs inside the repository, or pass "
+                               "--catalog DIR")
     return _near(project / CATALOG, cwd)
 
 
@@ -55,3 +69,17 @@ def out_dir_beside(catalog: Path) -> Path:
 
 def _near(path: Path, cwd: Path | None) -> Path:
     return Path(os.path.relpath(path)) if cwd is None else path
+
+
+def shown_path(path: Path) -> str:
+    """How a message names a file: by its path from the current folder (`catalog/versions/X.yaml` at the project's
+    root, `../catalog/versions/X.yaml` in tests/, as `find_catalog_dir` gives the folder), so it opens from where
+    the command ran. A relative path is given its shortest form (`../versions/X.yaml` in catalog/versions/ is
+    `X.yaml`); an absolute one is made relative only when it lies under the current folder."""
+    if path.is_absolute():
+        try:
+            return str(path.relative_to(Path.cwd()))
+        except ValueError:
+            return str(path)
+    # The current folder is a physical path, so undoing a '..' of `path` on it is what the system does too.
+    return os.path.relpath(os.path.normpath(Path.cwd() / path))

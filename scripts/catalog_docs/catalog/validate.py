@@ -18,6 +18,7 @@ from jsonschema.exceptions import ValidationError
 
 from catalog_docs.catalog.files import FIXED_FILES, catalogue_sources
 from catalog_docs.catalog.gcpause import paused_gc
+from catalog_docs.catalog.locate import shown_path
 from catalog_docs.catalog.load import KeyPath, LoadedFile, Node, ParseCache, kind_word, load_file
 from catalog_docs.catalog.names import look_alike_key, name_flaw
 from catalog_docs.catalog.model import (
@@ -267,14 +268,8 @@ def _collect_files(catalog_dir: Path, parsed: ParseCache | None = None) -> tuple
     files: list[_File] = []
     problems: list[Problem] = []
 
-    def display(p: Path) -> str:
-        try:
-            return str(p.relative_to(Path.cwd()))
-        except ValueError:
-            return str(p)
-
     if not catalog_dir.is_dir():
-        return [], [Problem(file=display(catalog_dir), line=1, column=1, key_path="(catalogue)",
+        return [], [Problem(file=shown_path(catalog_dir), line=1, column=1, key_path="(catalogue)",
                             expected="a catalogue folder", found="no such folder",
                             hint="pass --catalog DIR or run from the project root")]
     wanted: list[tuple[Path, str]] = []
@@ -282,7 +277,7 @@ def _collect_files(catalog_dir: Path, parsed: ParseCache | None = None) -> tuple
         path = source.path
 
         def refuse(expected: str, found: str, hint: str) -> None:
-            problems.append(Problem(file=display(path), line=1, column=1, key_path="(catalogue)",
+            problems.append(Problem(file=shown_path(path), line=1, column=1, key_path="(catalogue)",
                                     expected=expected, found=found, hint=hint))
 
         if source.role == "unexpected":
@@ -305,7 +300,7 @@ def _collect_files(catalog_dir: Path, parsed: ParseCache | None = None) -> tuple
         else:
             wanted.append((path, source.role))
     for path, kind in wanted:
-        result = load_file(path, display(path), parsed)
+        result = load_file(path, shown_path(path), parsed)
         f = _File(kind=kind, loaded=result)
         for problem, where in result.problems:
             problems.append(problem if where is None else replace(problem, key_path=_key_path(f, where)))
