@@ -233,6 +233,36 @@
 
   if (typeof document === "undefined") return;
 
+  /* ---- permalinks: every change's row or sentence has its id as anchor, and a link to it; a click on that
+     link also copies its address (the link still works as a link: keyboard, no JavaScript, no clipboard) ---- */
+
+  function status() {
+    var live = document.getElementById("catalog-permalink-status");
+    if (!live) {
+      live = document.createElement("p");
+      live.id = "catalog-permalink-status";
+      live.setAttribute("role", "status");
+      /* read out, not shown: the address bar shows the link */
+      live.setAttribute("style", "position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap");
+      document.body.appendChild(live);
+    }
+    return live;
+  }
+
+  function copyPermalink(event) {
+    var link = event.target && event.target.closest ? event.target.closest("a.catalog-permalink") : null;
+    if (!link || !navigator.clipboard || !window.isSecureContext) return;
+    var address = new URL(link.getAttribute("href"), window.location.href).href;
+    navigator.clipboard.writeText(address).then(function () {
+      status().textContent = "Link to this change copied";
+    }, function () { /* no permission: the address bar has the link */ });
+  }
+
+  if (!root.CatalogPermalinks) {
+    root.CatalogPermalinks = true;
+    document.addEventListener("click", copyPermalink);
+  }
+
   /* ---- drawing: every catalogue string goes in through textContent, never as markup ---- */
 
   function el(tag, attrs, children) {
@@ -254,12 +284,27 @@
     return el("span", { "class": "new-value", title: "No earlier label lists this plan entry" }, ["new"]);
   }
 
-  function table(head, rows) {
+  /* `ids` (optional): the change id of each row, its anchor. */
+  function table(head, rows, ids) {
     return el("div", { "class": "catalog-change" }, [el("table", {}, [
       el("thead", {}, [el("tr", {}, head.map(function (h) { return el("th", { scope: "col" }, [h]); }))]),
-      el("tbody", {}, rows.map(function (r) { return el("tr", {}, r.map(function (c) { return el("td", {}, [c]); })); }))
+      el("tbody", {}, rows.map(function (r, i) {
+        return el("tr", ids ? { id: ids[i] } : {}, r.map(function (c) { return el("td", {}, [c]); }));
+      }))
     ])]);
   }
+
+  function permalink(c) {
+    return el("a", { "class": "catalog-permalink", href: "#" + c.id, title: "Link to this change (click to copy)" }, ["#"]);
+  }
+
+  /* A change's position, as the link to its row (as on the compare pages). */
+  function positionLink(c, position) {
+    return el("a", { "class": "catalog-permalink", href: "#" + c.id, title: "Link to this change (click to copy)",
+                     "aria-label": "Position " + position + ": link to this change" }, [String(position)]);
+  }
+
+  function ids(changes) { return changes.map(function (c) { return c.id; }); }
 
   function draw(out, res, data, siteRoot) {
     var ops = {};
@@ -296,32 +341,33 @@
         String(o.values.order[o.kind === "plan-added" ? "to" : "from"]) + "; source " +
         o.values.source[o.kind === "plan-added" ? "to" : "from"] + ")" : "";
       if (o && o.kind === "plan-added") {
-        out.appendChild(el("p", {}, o.basis
+        out.appendChild(el("p", { id: o.id }, o.basis
           ? [notListed(), " under " + fromName + "; listed under " + toName + facts + ". Each value is compared with its previous label, " +
-             o.basis.label + " (the latest earlier label that lists " + g.plan + ")."]
+             o.basis.label + " (the latest earlier label that lists " + g.plan + "). ", permalink(o)]
           : [notListed(), " under " + fromName + "; listed under " + toName + facts + ". No earlier label lists " + g.plan +
-             ", so each value is ", newValue(), "."]));
+             ", so each value is ", newValue(), ". ", permalink(o)]));
       } else if (o && o.kind === "plan-removed") {
-        out.appendChild(el("p", {}, ["Listed under " + fromName + facts + "; ", notListed(), " under " + toName + ". " +
-          (o.seen_under.length ? "Its values can still be seen under " + o.seen_under.join(", ") + "." : "No label lists it any more.")]));
+        out.appendChild(el("p", { id: o.id }, ["Listed under " + fromName + facts + "; ", notListed(), " under " + toName + ". " +
+          (o.seen_under.length ? "Its values can still be seen under " + o.seen_under.join(", ") + "." : "No label lists it any more.") + " ",
+          permalink(o)]));
       }
       transitions(g.values).forEach(function (t) {
         var c0 = t[0];
         if (c0.kind === "value-changed") {
           out.appendChild(el("h5", {}, [c0.from.value + " \u2192 " + c0.to.value + " (" + plural(t.length, "value", "values") + ")"]));
           out.appendChild(table(["Position", "Operation", name(c0.from), name(c0.to)], t.map(function (c) {
-            return [String(c.to.position), opLink(c.to.position), lock(c.from.value), lock(c.to.value)];
-          })));
+            return [positionLink(c, c.to.position), opLink(c.to.position), lock(c.from.value), lock(c.to.value)];
+          }), ids(t)));
         } else if (c0.kind === "value-added") {
           out.appendChild(el("h5", {}, ["New: " + c0.to.value + " (" + plural(t.length, "value", "values") + ")"]));
           out.appendChild(table(["Position", "Operation", fromName, toName], t.map(function (c) {
-            return [String(c.to.position), opLink(c.to.position), notListed(), el("span", {}, [lock(c.to.value), " ", newValue()])];
-          })));
+            return [positionLink(c, c.to.position), opLink(c.to.position), notListed(), el("span", {}, [lock(c.to.value), " ", newValue()])];
+          }), ids(t)));
         } else {
           out.appendChild(el("h5", {}, ["No longer listed: " + c0.from.value + " (" + plural(t.length, "value", "values") + ")"]));
           out.appendChild(table(["Position", "Operation", fromName, toName], t.map(function (c) {
-            return [String(c.from.position), opLink(c.from.position), lock(c.from.value), notListed()];
-          })));
+            return [positionLink(c, c.from.position), opLink(c.from.position), lock(c.from.value), notListed()];
+          }), ids(t)));
         }
       });
       if (o && o.kind === "plan-added" && g.unchanged.length) {
@@ -375,6 +421,9 @@
     loaded.then(function (data) {
       draw(out, compareSides(data, from, to), data, siteRoot);
       if (notice) out.insertBefore(el("p", { "class": "catalog-compare-error", role: "alert" }, [notice]), out.firstChild);
+      /* A shared link to one change (?from=...&to=...#CHANGE-ID): its row exists only now. */
+      var target = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
+      if (target && out.contains(target)) target.scrollIntoView();
     }).catch(function (error) {
       out.textContent = "";
       out.appendChild(el("p", { "class": "catalog-compare-error", role: "alert" }, [error.message]));

@@ -247,3 +247,59 @@ def test_the_legend_defines_previous_label(visit: Visit) -> None:
     text = visit.open("legend/").locator("article").inner_text()
     assert "previous label, the latest earlier label that lists that plan entry" in text
     assert "plans differ" in text and "says nothing about earlier labels" in text
+
+
+def _diff_ids(a: str, b: str) -> dict[str, tuple[str, int | None]]:
+    """Change id -> (kind, position) of `catalog-docs diff A B --format json` on the fake catalogue."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.compare.changes import Side, compare_sides
+    from catalog_docs.compare.json_format import comparison_data
+
+    with tempfile.TemporaryDirectory() as tmp:
+        catalog = load_catalog(write_catalog(Path(tmp) / "catalog", FAKE_SPECS["relisted"]))
+    data = json.loads(json.dumps(comparison_data(compare_sides(catalog, Side(label=a), Side(label=b)))))
+    return {c["id"]: (c["kind"], c["to"]["position"] or c["from"]["position"]) for c in data["changes"]}
+
+
+def test_every_change_on_a_compare_page_has_its_id_as_anchor_and_a_permalink(visit: Visit) -> None:
+    # FAKE 1.1 -> FAKE 2.0: value changes, a plan entry listed again and one new everywhere.
+    visit.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = visit.open("compare/FAKE-1.1...FAKE-2.0/")
+    expected = _diff_ids("FAKE 1.1", "FAKE 2.0")
+    anchored = page.evaluate("""() => [...document.querySelectorAll("article [id]")].map(e => e.id)""")
+    assert set(expected) <= set(anchored), set(expected) - set(anchored)
+    for change_id, (kind, position) in expected.items():
+        holder = page.locator(f"[id='{change_id}']")
+        link = holder.locator("a.catalog-permalink")
+        assert link.count() == 1 and (link.get_attribute("href") or "").endswith(f"/compare/FAKE-1.1...FAKE-2.0/#{change_id}") \
+            or link.get_attribute("href") == f"#{change_id}", change_id
+        if kind.startswith("value-"):
+            assert holder.evaluate("e => e.tagName") == "TR"
+            expect(link).to_have_accessible_name(f"Position {position}: link to this change")
+        else:
+            assert holder.evaluate("e => e.tagName") == "P", kind
+    # Keyboard: the permalink is a link, reached with Tab and followed with Enter; its address is copied.
+    some = next(i for i, (k, _) in expected.items() if k == "value-changed")
+    link = page.locator(f"[id='{some}'] a.catalog-permalink")
+    link.focus()
+    expect(link).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(rf"/compare/FAKE-1\.1\.\.\.FAKE-2\.0/#{some}$"))
+    expect(page.locator("#catalog-permalink-status")).to_have_text("Link to this change copied")
+    assert page.evaluate("() => navigator.clipboard.readText()") == page.url
+
+
+def test_the_any_pair_compare_anchors_each_change_and_opens_a_shared_one(visit: Visit) -> None:
+    expected = _diff_ids("FAKE 1.0", "FAKE 3.0")  # not consecutive: only the any-pair compare shows it
+    some = next(i for i, (k, _) in expected.items() if k == "value-changed")
+    page = visit.open("compare/" + query("FAKE 1.0", "FAKE 3.0") + f"#{some}")
+    result_title(page)
+    anchored = page.evaluate("""() => [...document.querySelectorAll("#catalog-compare-result [id]")].map(e => e.id)""")
+    assert set(expected) <= set(anchored), set(expected) - set(anchored)
+    row = page.locator(f"[id='{some}']")
+    expect(row).to_be_in_viewport()
+    assert row.locator("a.catalog-permalink").get_attribute("href") == f"#{some}"
