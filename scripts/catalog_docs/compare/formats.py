@@ -307,60 +307,123 @@ def _renamed(c: Change, name: Name, what: Callable[[Place], object]) -> str:
     return f" Possibly renamed from {other} (inferred: {other} was removed with the same contents)."
 
 
+# ---- one sentence per kind of record (value records are listed in tables instead) -------------------------
+
+Describe = Callable[[Change, Comparison, Name], str]
+
+
+def _label_added(c: Change, cmp: Comparison, name: Name) -> str:
+    after = f", after {name(c.basis.label)}" if c.basis is not None else ", the first label"
+    return (f"Version label {name(c.after.label)} added{after}: {_facts(c, name, 'labels')}."
+            + _renamed(c, name, lambda p: p.label))
+
+
+def _label_removed(c: Change, cmp: Comparison, name: Name) -> str:
+    return (f"Version label {name(c.before.label)} removed ({_facts(c, name, 'labels')}); its values are only in "
+            f"the catalogue {_at(cmp.from_side, name)}." + _renamed(c, name, lambda p: p.label))
+
+
+def _label_changed(c: Change, cmp: Comparison, name: Name) -> str:
+    return f"Version label {name(c.after.label)}: {_fields(c, name, 'labels')}."
+
+
+def _plan_changed(c: Change, cmp: Comparison, name: Name) -> str:
+    return f"Plan entry {name(c.after.plan)} under {name(c.after.label)}: {_fields(c, name, 'plan entries')}."
+
+
+def _service_changed(c: Change, cmp: Comparison, name: Name) -> str:
+    return f"Service {name(c.after.service)}: {_fields(c, name)}."
+
+
+def _area_added(c: Change, cmp: Comparison, name: Name) -> str:
+    return f"Area {name(c.after.area)} added: {_facts(c, name, 'areas')}." + _renamed(c, name, lambda p: p.area)
+
+
+def _area_removed(c: Change, cmp: Comparison, name: Name) -> str:
+    return f"Area {name(c.before.area)} removed ({_facts(c, name, 'areas')})." + _renamed(c, name, lambda p: p.area)
+
+
+def _area_changed(c: Change, cmp: Comparison, name: Name) -> str:
+    return f"Area {name(c.after.area)}: {_fields(c, name, 'areas')}."
+
+
+def _basis(c: Change, name: Name) -> str:
+    """What a newly listed plan entry's values are compared with."""
+    if c.basis is None:
+        return "No earlier label lists it, so every value is new."
+    return (f"Each value is compared with its previous label, {name(c.basis.label)}, the latest earlier label that "
+            f"lists it.")
+
+
+def _plan_added(c: Change, cmp: Comparison, name: Name) -> str:
+    b, a = c.before, c.after
+    where = ("a new label" if b.label is None else f"not listed under it {_at(cmp.from_side, name)}"
+             if b.label == a.label else f"not listed under {name(b.label)}")
+    listed = f"Plan entry {name(a.plan)} listed under {name(a.label)} ({where}; {_facts(c, name, 'plan entries')})."
+    return f"{listed} {_basis(c, name)}" + _renamed(c, name, lambda p: p.plan)
+
+
+def _plan_removed(c: Change, cmp: Comparison, name: Name) -> str:
+    b, a = c.before, c.after
+    where = ("label removed" if a.label is None else f"not listed under it {_at(cmp.to_side, name)}"
+             if a.label == b.label else f"not listed under {name(a.label)}")
+    seen = (f"Its values can still be seen under {', '.join(map(name, c.seen_under))}."
+            if c.seen_under else "No label lists it any more.")
+    return (f"Plan entry {name(b.plan)} listed under {name(b.label)} ({where}; was "
+            f"{_facts(c, name, 'plan entries')}). {seen}" + _renamed(c, name, lambda p: p.plan))
+
+
+_ENTRY_NAMED_BY = ("position", "method", "path")
+"""Facts the sentence of an added or removed listing entry gives in its name (`#3 POST /x`)."""
+
+
+def _entry_added(c: Change, cmp: Comparison, name: Name) -> str:
+    return (f"Listing entry #{c.after.position} POST {name(_entry(c))} added: "
+            f"{_facts(c, name, 'entries', _ENTRY_NAMED_BY, dict(cmp.area_names))}.")
+
+
+def _entry_removed(c: Change, cmp: Comparison, name: Name) -> str:
+    return (f"Listing entry #{c.before.position} POST {name(_entry(c, 'before'))} removed (was "
+            f"{_facts(c, name, 'entries', _ENTRY_NAMED_BY, dict(cmp.area_names))}).")
+
+
+def _entry_changed(c: Change, cmp: Comparison, name: Name) -> str:
+    return (f"Listing entry #{c.after.position} POST {name(_entry(c))}: "
+            f"{_fields(c, name, '', dict(cmp.area_names))}.")
+
+
+def _not_shown_added(c: Change, cmp: Comparison, name: Name) -> str:
+    return f"Not-shown item {name(c.after.not_shown)} added: {_facts(c, name, 'register items')}."
+
+
+def _not_shown_removed(c: Change, cmp: Comparison, name: Name) -> str:
+    return f"Not-shown item {name(c.before.not_shown)} removed (was {_facts(c, name, 'register items')})."
+
+
+def _not_shown_changed(c: Change, cmp: Comparison, name: Name) -> str:
+    return (f"Not-shown item {name(c.after.not_shown)} ({name(c.after.section)}): "
+            f"{_fields(c, name, 'register items')}.")
+
+
+DESCRIBE: dict[ChangeKind, Describe] = {
+    "label-added": _label_added, "label-removed": _label_removed, "label-changed": _label_changed,
+    "plan-added": _plan_added, "plan-removed": _plan_removed, "plan-changed": _plan_changed,
+    "service-changed": _service_changed,
+    "area-added": _area_added, "area-removed": _area_removed, "area-changed": _area_changed,
+    "entry-added": _entry_added, "entry-removed": _entry_removed, "entry-changed": _entry_changed,
+    "not-shown-added": _not_shown_added, "not-shown-removed": _not_shown_removed,
+    "not-shown-changed": _not_shown_changed,
+}
+"""The sentence of each kind of record but the value records (which are table rows)."""
+assert set(DESCRIBE) == set(CHANGE_KINDS) - set(VALUE_KINDS), "every kind but the value kinds has a sentence"
+
+
 def describe(c: Change, cmp: Comparison, name: Name) -> str:
     """One sentence for a record that is not a value record."""
-    b, a = c.before, c.after
-    match c.kind:
-        case "label-added":
-            after = f", after {name(c.basis.label)}" if c.basis is not None else ", the first label"
-            return (f"Version label {name(a.label)} added{after}: {_facts(c, name, 'labels')}."
-                    + _renamed(c, name, lambda p: p.label))
-        case "label-removed":
-            return (f"Version label {name(b.label)} removed ({_facts(c, name, 'labels')}); its values are only in "
-                    f"the catalogue {_at(cmp.from_side, name)}." + _renamed(c, name, lambda p: p.label))
-        case "label-changed":
-            return f"Version label {name(a.label)}: {_fields(c, name, 'labels')}."
-        case "plan-changed":
-            return f"Plan entry {name(a.plan)} under {name(a.label)}: {_fields(c, name, 'plan entries')}."
-        case "service-changed":
-            return f"Service {name(a.service)}: {_fields(c, name)}."
-        case "area-added":
-            return f"Area {name(a.area)} added: {_facts(c, name, 'areas')}." + _renamed(c, name, lambda p: p.area)
-        case "area-removed":
-            return f"Area {name(b.area)} removed ({_facts(c, name, 'areas')})." + _renamed(c, name, lambda p: p.area)
-        case "area-changed":
-            return f"Area {name(a.area)}: {_fields(c, name, 'areas')}."
-        case "plan-added":
-            where = ("a new label" if b.label is None else f"not listed under it {_at(cmp.from_side, name)}"
-                     if b.label == a.label else f"not listed under {name(b.label)}")
-            listed = f"Plan entry {name(a.plan)} listed under {name(a.label)} ({where}; {_facts(c, name, 'plan entries')})."
-            if c.basis is None:
-                return f"{listed} No earlier label lists it, so every value is new." + _renamed(c, name, lambda p: p.plan)
-            return (f"{listed} Each value is compared with its previous label, {name(c.basis.label)}, the latest "
-                    f"earlier label that lists it." + _renamed(c, name, lambda p: p.plan))
-        case "plan-removed":
-            where = ("label removed" if a.label is None else f"not listed under it {_at(cmp.to_side, name)}"
-                     if a.label == b.label else f"not listed under {name(a.label)}")
-            seen = (f"Its values can still be seen under {', '.join(map(name, c.seen_under))}."
-                    if c.seen_under else "No label lists it any more.")
-            return (f"Plan entry {name(b.plan)} listed under {name(b.label)} ({where}; was "
-                    f"{_facts(c, name, 'plan entries')}). {seen}" + _renamed(c, name, lambda p: p.plan))
-        case "entry-added":
-            return (f"Listing entry #{a.position} POST {name(_entry(c))} added: "
-                    f"{_facts(c, name, 'entries', ('position', 'method', 'path'), dict(cmp.area_names))}.")
-        case "entry-removed":
-            return (f"Listing entry #{b.position} POST {name(_entry(c, 'before'))} removed (was "
-                    f"{_facts(c, name, 'entries', ('position', 'method', 'path'), dict(cmp.area_names))}).")
-        case "entry-changed":
-            return f"Listing entry #{a.position} POST {name(_entry(c))}: {_fields(c, name, '', dict(cmp.area_names))}."
-        case "not-shown-added":
-            return f"Not-shown item {name(a.not_shown)} added: {_facts(c, name, 'register items')}."
-        case "not-shown-removed":
-            return f"Not-shown item {name(b.not_shown)} removed (was {_facts(c, name, 'register items')})."
-        case "not-shown-changed":
-            return f"Not-shown item {name(a.not_shown)} ({name(a.section)}): {_fields(c, name, 'register items')}."
-        case _:
-            raise AssertionError(f"value records are listed, not described: {c.kind}")
+    step = DESCRIBE.get(c.kind)
+    if step is None:
+        raise AssertionError(f"value records are listed, not described: {c.kind}")
+    return step(c, cmp, name)
 
 
 def transition_title(kind: ChangeKind, a: str | None, b: str | None, values: list[Change], name: Name,
