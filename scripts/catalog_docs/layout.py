@@ -15,7 +15,7 @@ DOWNLOAD_SCHEMA_DIR = PACKAGE_DIR / "schemas"
 MANIFEST = ".catalog-docs-manifest.json"
 """The render's record, in the output folder, of the files it wrote (and of its fingerprint)."""
 GENERATED_ROOTS = frozenset({"index.md", "legend.md", "operations", "versions", "plans", "compare", "matrix",
-                             "not-shown", "sources", "downloads", "changelog"})
+                             "not-shown", "sources", "downloads", "changelog", "feed.xml"})
 """The first path segment of every file the render writes into docs/ (as .gitignore lists them). The writer
 writes, replaces and removes files only under these: a manifest or journal found in docs/ that names anything
 else (docs/README.md, a hand-written page) was not written by catalog-docs, and nothing it names is touched.

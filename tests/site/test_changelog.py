@@ -77,7 +77,7 @@ def repo(tmp_path: Path) -> Path:
 
 
 def _feed(docs: Path) -> feedparser.FeedParserDict:
-    parsed = feedparser.parse((docs / "changelog" / "feed.xml").read_bytes())
+    parsed = feedparser.parse((docs / "feed.xml").read_bytes())
     assert not parsed.bozo, parsed.get("bozo_exception")
     return parsed
 
@@ -126,12 +126,12 @@ def test_entry_content_is_the_summary_of_changes_the_comparison_pages_use(repo: 
         for what, count, transition in summary_rows(compare_sides(catalog, Side(label=a.label), Side(label=b.label))):
             shown = what + ("" if transition is None else f" {transition[0]} → {transition[1]}")
             assert f"<li>{shown}: {count:,}</li>" in content
-        link = f"../compare/{a.slug}...{b.slug}/"
+        link = f"compare/{a.slug}...{b.slug}/"  # from the feed, at the site's root
         assert entries[b.label].link == link and f'href="{link}"' in content
         assert f"(../compare/{a.slug}...{b.slug}.md)" in page
     first = catalog.versions[0]
     assert "first version label" in entries[first.label].content[0].value
-    assert entries[first.label].link == f"../versions/{first.slug}/"
+    assert entries[first.label].link == f"versions/{first.slug}/"
 
 
 def test_without_git_history_the_page_says_so_and_the_feed_uses_the_build_date(tmp_path: Path) -> None:
@@ -218,11 +218,11 @@ def test_any_catalogue_text_is_escaped_in_the_feed(service: str, labels: list[st
     versions = [dataclasses.replace(catalog.versions[0], label=label, slug=label_slug(label)) for label in labels]
     entries = [ChangelogEntry(version=v, previous=versions[i - 1] if i else None,
                               summary=[(what, 3, (value, value + "&")), (what, 1, None)],
-                              compare_href="../compare/x/" if i else None, version_href="../versions/x/",
+                              compare_href="compare/x/" if i else None, version_href="versions/x/",
                               added=None, anchor=v.slug) for i, v in enumerate(versions)]
     history = LabelHistory(repository=False, reason="test", build=BuildTime(
         when=datetime(2024, 1, 1, tzinfo=UTC), source="SOURCE_DATE_EPOCH"))
-    text = atom_feed(catalog, entries[::-1], history)
+    text = atom_feed(catalog, entries[::-1], history, "changelog/")
     # An XML parser reads back every text exactly as the catalogue has it.
     root = etree.fromstring(text.encode("utf-8"))
     atom = {"a": "http://www.w3.org/2005/Atom"}
@@ -244,7 +244,7 @@ def test_a_feed_with_a_committed_label_states_each_date(tmp_path: Path) -> None:
                            build=BuildTime(when=datetime(2025, 1, 1, tzinfo=UTC), source="clock"))
     entry = ChangelogEntry(version=catalog.versions[0], previous=None, summary=[], compare_href=None,
                            version_href="../versions/x/", added=added, anchor="x")
-    parsed = feedparser.parse(atom_feed(catalog, [entry], history).encode())
+    parsed = feedparser.parse(atom_feed(catalog, [entry], history, "changelog/").encode())
     assert parsed.entries[0].updated == "2024-05-06T07:08:09Z" == parsed.feed.updated
 
 
@@ -265,7 +265,7 @@ def feed_links(site: Path) -> dict[str, list[Path]]:
 
 
 def assert_every_page_links_the_feed(site: Path) -> None:
-    feed = (site / "changelog" / "feed.xml").resolve()
+    feed = (site / "feed.xml").resolve()
     assert feed.is_file()
     parsed = feedparser.parse(feed.read_bytes())
     assert not parsed.bozo and len(parsed.entries) == len(_labels())
@@ -275,6 +275,11 @@ def assert_every_page_links_the_feed(site: Path) -> None:
     assert not wrong, wrong
     # The not-found page is served at any depth: its link is site-absolute (mkdocs gives it the site's path).
     assert len(links["404.html"]) == 1
+    # Every link of the feed (relative to it, at the site's root) is a page of the built site.
+    hrefs = [link.href for link in parsed.feed.links] + [e.link for e in parsed.entries]
+    for href in hrefs:
+        target = site / href
+        assert (target / "index.html" if href.endswith("/") else target).is_file(), href
 
 
 @pytest.mark.site

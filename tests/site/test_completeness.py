@@ -28,7 +28,7 @@ FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versio
          "plans/index.md": "plans index", "compare/index.md": "compare index",
          "not-shown/index.md": "not-shown register", "sources/index.md": "sources", "downloads/catalog.json": "catalogue download",
          "downloads/lock-matrix.csv": "lock matrix download", "downloads/openapi.yaml": "OpenAPI download",
-         "changelog/index.md": "changelog", "changelog/feed.xml": "changelog feed"}
+         "changelog/index.md": "changelog", "feed.xml": "changelog feed"}
 FIXED.update({f"downloads/{s.name}": f"{s.name} download" for s in DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")})
 PAGED = ("operations", "matrix")  # tables of every listing entry, split into page-N beyond PAGE_ROWS rows
 _PAGE_N = re.compile(r"page-([2-9]|[1-9][0-9]+)\.md")  # the first page is index.md or <slug>.md

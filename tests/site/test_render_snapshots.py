@@ -56,7 +56,7 @@ _FOLDER_TEMPLATES = {
 def template_for(rel: str) -> str:
     """The template that renders a generated file, or the exporter for the JSON download."""
     exporters = {"downloads/catalog.json": "export.catalog_data", "downloads/lock-matrix.csv": "export.lock_matrix_csv",
-                 "downloads/openapi.yaml": "export.openapi_data", "changelog/feed.xml": "feed.atom_feed"}
+                 "downloads/openapi.yaml": "export.openapi_data", "feed.xml": "feed.atom_feed"}
     if rel in exporters:
         return f"{exporters[rel]} (no template)"
     if rel.startswith("downloads/") and rel.endswith(".schema.json"):
@@ -82,7 +82,7 @@ def header(rel: str) -> str:
     template = template_for(rel)
     uses = " + ".join([f"templates/{template}" if template.endswith(".j2") else template]
                       + [f"templates/{t}" for t in _imports(template)])
-    dated = " + HISTORY (a fixed git history)" if rel.startswith("changelog/") else ""
+    dated = " + HISTORY (a fixed git history)" if rel in ("changelog/index.md", "feed.xml") else ""
     return (f"<!-- snapshot of docs/{rel} | inputs: tests/fixture-catalog/ (the fixture catalogue){dated}, {uses} | "
             f"regenerate: pytest tests/site/test_render_snapshots.py --update-snapshots -->\n")
 

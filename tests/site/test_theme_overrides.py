@@ -9,12 +9,14 @@ from pathlib import Path
 
 import material
 import pytest
+import zensical
 
 import fixture_facts as ff
 from catalog_docs.devtools.static_server import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 THEME = Path(material.__file__).parent / "templates"
+ZENSICAL = Path(zensical.__file__).parent / "templates"
 
 
 def _body(text: str) -> str:
@@ -23,7 +25,7 @@ def _body(text: str) -> str:
 
 
 def test_search_partial_matches_the_theme_except_the_dialog_name() -> None:
-    ours = _body((ROOT / "overrides" / "partials" / "search.html").read_text(encoding="utf-8"))
+    ours = _body((ROOT / "overrides" / "partials" / "catalog-search-material.html").read_text(encoding="utf-8"))
     theirs = _body((THEME / "partials" / "search.html").read_text(encoding="utf-8"))
     fixed = theirs.replace('role="dialog">', 'role="dialog" aria-label="{{ lang.t(\'search\') }}">', 1)
     assert fixed != theirs, "the theme's search dialog changed: review overrides/partials/search.html"
@@ -32,6 +34,20 @@ def test_search_partial_matches_the_theme_except_the_dialog_name() -> None:
     submit = '      <button type="submit" class="catalog-visually-hidden" tabindex="-1">{{ lang.t(\'search\') }}</button>\n'
     fixed = fixed.replace(line, line.replace(box, box.replace('"query"', '"q"')) + submit, 1)
     assert ours == fixed
+
+
+def test_zensical_search_partial_is_zensicals_own() -> None:
+    # Zensical's header search is a button that opens its own dialog; Material's markup shows there unstyled.
+    theirs = (ZENSICAL / "partials" / "search.html").read_text(encoding="utf-8")
+    ours = (ROOT / "overrides" / "partials" / "catalog-search-zensical.html").read_text(encoding="utf-8")
+    assert _body(ours) == re.sub(r"^\{#-.*?-#\}\n", "", theirs, count=1, flags=re.S)
+
+
+def test_the_search_partial_picks_the_engines_own() -> None:
+    dispatch = _body((ROOT / "overrides" / "partials" / "search.html").read_text(encoding="utf-8"))
+    assert dispatch.split() == ['{%', 'if', 'config.theme.variant', 'is', 'defined', '%}',
+                                '{%', 'include', '"partials/catalog-search-zensical.html"', '%}', '{%', 'else', '%}',
+                                '{%', 'include', '"partials/catalog-search-material.html"', '%}', '{%', 'endif', '%}']
 
 
 def test_palette_partial_matches_the_theme_except_the_form_element() -> None:
@@ -53,7 +69,7 @@ def test_theme_javascript_needs_no_palette_form_and_reads_the_q_parameter() -> N
 
 def test_every_page_has_title_and_description(built_site: Path) -> None:
     pages = sorted(built_site.rglob("index.html"))
-    assert len(pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 10  # the fixture site (ten fixed pages)
+    assert len(pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 10  # ten fixed pages
     for page in pages:
         html = page.read_text(encoding="utf-8")
         title = re.search(r"<title>(.*?)</title>", html, re.S)

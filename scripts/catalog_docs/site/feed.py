@@ -22,10 +22,12 @@ from catalog_docs.catalog.model import Catalog, VersionLabel
 from catalog_docs.site.history import Added, LabelHistory
 
 ATOM = "http://www.w3.org/2005/Atom"
-FEED_PATH = "changelog/feed.xml"
-"""Where the render writes the feed, under docs/; every page's head links it (overrides/layouts/page.html)."""
+FEED_PATH = "feed.xml"
+"""Where the render writes the feed, under docs/; every page's head links it (overrides/layouts/page.html). At the
+site's root: Material's instant navigation fetches `sitemap.xml` beside every `<link rel="alternate">` target
+(meant for other languages' sites), and the site's own sitemap is at the root."""
 PAGE_PATH = "changelog/index.md"
-"""The changelog page, in the feed's folder: links written for one are right for the other."""
+"""The changelog page."""
 
 SummaryRow = tuple[str, int, "tuple[str, str] | None"]
 
@@ -39,8 +41,9 @@ class ChangelogEntry:
     previous: VersionLabel | None
     summary: Sequence[SummaryRow]
     compare_href: str | None
-    """The comparison page, relative to the changelog's folder; None for the first label."""
+    """The comparison page, relative to the feed's folder (the site's root); None for the first label."""
     version_href: str
+    """The label's page, relative to the feed's folder."""
     added: Added | None
     anchor: str
     """The entry's id on the changelog page."""
@@ -72,8 +75,9 @@ def summary_html(entry: ChangelogEntry) -> str:
             f'<p><a href="{escape(entry.compare_href or "")}">Every change, value by value</a>.</p>')
 
 
-def atom_feed(catalog: Catalog, entries: Sequence[ChangelogEntry], history: LabelHistory) -> str:
-    """The feed document (entries in the order given: newest first)."""
+def atom_feed(catalog: Catalog, entries: Sequence[ChangelogEntry], history: LabelHistory, changelog_href: str) -> str:
+    """The feed document (entries in the order given: newest first); `changelog_href`: the changelog page,
+    relative to the feed."""
     ET.register_namespace("", ATOM)
 
     def sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
@@ -91,7 +95,7 @@ def atom_feed(catalog: Catalog, entries: Sequence[ChangelogEntry], history: Labe
     sub(author, "name", f"The {catalog.service.name} catalogue")
     sub(feed, "generator", "catalog-docs")
     sub(feed, "link", rel="self", type="application/atom+xml", href="feed.xml")
-    sub(feed, "link", rel="alternate", type="text/html", href="./")
+    sub(feed, "link", rel="alternate", type="text/html", href=changelog_href)
     for entry in entries:
         item = sub(feed, "entry")
         sub(item, "id", _id(catalog, "version label", entry.version.label))

@@ -490,7 +490,7 @@ def changelog_entries(pages: _Pages, comparisons: list[tuple[VersionLabel, Versi
                       history: LabelHistory) -> list[ChangelogEntry]:
     """Every label, newest first, with its comparison's summary against the label before it (the records of
     its comparison page: nothing is compared again) and the commit that added it."""
-    href = Href(PAGE_PATH, pages.directory_urls)
+    href = Href("index.md", pages.directory_urls)  # links from the feed's folder, the site's root
     by_label = {b.label: (a, cmp) for a, b, cmp in comparisons}
     out = []
     for v in reversed(pages.catalog.versions):
@@ -511,7 +511,8 @@ def _changelog(pages: _Pages, comparisons: list[tuple[VersionLabel, VersionLabel
     entries = partial(changelog_entries, pages, comparisons, history)
     pages.add_lazy(PAGE_PATH, "changelog.md.j2", lambda: {"entries": entries(), "history": history},
                    page_values=None if values is None else lambda: values)
-    pages.add_file(FEED_PATH, lambda: atom_feed(pages.catalog, entries(), history), kind="feed",
+    changelog = str(Href("index.md", pages.directory_urls)(PAGE_PATH))
+    pages.add_file(FEED_PATH, lambda: atom_feed(pages.catalog, entries(), history, changelog), kind="feed",
                    page_values=None if values is None else lambda: values)
 
 
