@@ -65,6 +65,10 @@ STAGING_PREFIX = ".catalog-docs-staging-"
 _LEFTOVER = re.compile(r"\.catalog-docs-(?:staging-)?[A-Za-z0-9_]{8}")
 """Staging folders of earlier runs (`.catalog-docs-XXXXXXXX` was the name before the journal existed)."""
 _DIGEST = re.compile(r"[0-9a-f]{32}")
+_HEX = re.compile(r"[0-9a-f]*")
+_UNCLEAN = re.compile(r"(?:^|/)\.{0,2}(?:/|$)|[\\\0]")
+"""What a relative path of real names never holds: an empty, `.` or `..` part (a leading `/` included), a
+backslash or a NUL. One search per path: the writer checks every path of every render."""
 LOCK_WAIT_S = 300.0
 """How long a writer waits for another one on the same folder before giving up with an error."""
 GENERATOR = "catalog-docs render"
@@ -115,14 +119,12 @@ def digest(data: bytes) -> str:
 
 def _clean_rel(rel: object) -> bool:
     """A relative path of real names (no empty, `.` or `..` part, no backslash or NUL)."""
-    if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel or "\0" in rel:
-        return False
-    return not any(p in ("", ".", "..") for p in rel.split("/"))
+    return isinstance(rel, str) and _UNCLEAN.search(rel) is None
 
 
 def generated(rel: object) -> bool:
     """Whether `rel` is a path catalog-docs may write, replace or remove: clean, under a generated root."""
-    return _clean_rel(rel) and str(rel).split("/", 1)[0] in GENERATED_ROOTS
+    return isinstance(rel, str) and _UNCLEAN.search(rel) is None and rel.partition("/")[0] in GENERATED_ROOTS
 
 
 def _safe_target(out_dir: Path, rel: str) -> Path:
@@ -220,12 +222,14 @@ def _manifest_entries(text: str) -> tuple[set[str], dict[str, str]]:
     digests = data.get("digests") or {}
     if not isinstance(files, list) or not isinstance(digests, dict):
         raise TypeError("files is not a list or digests is not a mapping")
-    for rel in [*files, *digests]:
+    named = set(files) | set(digests)
+    for rel in named:
         if not generated(rel):
             raise ValueError(f"it lists {rel!r}, which catalog-docs never writes")
-    for value in digests.values():
-        if not (isinstance(value, str) and _DIGEST.fullmatch(value)):
-            raise ValueError(f"{value!r} is not a digest")
+    values = list(digests.values())
+    if not (all(isinstance(v, str) and len(v) == 32 for v in values) and _HEX.fullmatch("".join(values))):
+        bad = next(v for v in values if not (isinstance(v, str) and _DIGEST.fullmatch(v)))
+        raise ValueError(f"{bad!r} is not a digest")
     return set(files), dict(digests)
 
 
@@ -591,8 +595,9 @@ def _remember(out_dir: Path, files: dict[str, str], digests: dict[str, str], sta
 def _check_files(out_dir: Path, files: Iterable[str]) -> None:
     """Every path to write is clean and under a generated root (the render never makes another)."""
     for rel in files:
-        _safe_target(out_dir, rel)
-        if not generated(rel):
+        if _UNCLEAN.search(rel) is not None:
+            _safe_target(out_dir, rel)  # raises, naming it
+        if rel.partition("/")[0] not in GENERATED_ROOTS:
             raise CatalogDocsError(f"refusing to write {rel} into {out_dir}: catalog-docs writes only under "
                                    + ", ".join(sorted(GENERATED_ROOTS)))
 
