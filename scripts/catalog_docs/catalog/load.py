@@ -540,12 +540,7 @@ def checked_parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem
     try:
         root, documents = _parse_with(builder, text)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        found = re.sub(r"^found ", "", (exc.problem or "text that is not YAML").strip())
-        # Name the value on the line of the error, if the parser got that far.
-        where = next((s[3] for s in reversed(builder.spans) if s[2] == line - 1), None)
-        builder.problems.append((_problem(name, line, column, "valid YAML", found, (exc.context or "").strip()), where))
+        builder.problems.append(_syntax_problem(builder, text, name, exc))
         return None, builder.listed_problems()
     except yaml.YAMLError as exc:
         builder.problems.append((_problem(name, 1, 1, "valid YAML", str(exc).splitlines()[0]), None))
@@ -563,6 +558,67 @@ def checked_parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem
         builder.problems.append((_problem(name, root.line, root.column, "a mapping at the top level", root.describe()), None))
         root = None
     return root, builder.listed_problems()
+
+
+def _syntax_problem(builder: _Builder, text: str, name: str, exc: yaml.MarkedYAMLError) -> tuple[Problem, KeyPath | None]:
+    """A YAML syntax error, placed where the reader has to change something. YAML notices a missing ':' or an
+    unclosed quote only where the text stops making sense, often lines later; the line to fix is where the key
+    or the quoted text began."""
+    if exc.context == "while scanning a simple key" and exc.context_mark is not None:
+        # The key's own mark (the context), not the next line where the scanner gave up looking for its ':'.
+        return _no_colon(name, text, exc.context_mark.line, exc.context_mark.column), None
+    if "quoted scalar" in (exc.context or "") and "end of stream" in (exc.problem or "") and exc.context_mark:
+        start = exc.context_mark  # where the quote opened; the scanner gave up at the end of the file
+        where = next((s[3] for s in reversed(builder.spans) if s[2] == start.line), None)
+        return _problem(name, start.line + 1, start.column + 1, "valid YAML", "a quoted text that is never closed",
+                        "close the quote on this line"), where
+    mark = exc.problem_mark or exc.context_mark
+    if mark is not None and (began := _ran_on(text, mark)) is not None:
+        quoted, line, column = began
+        if not quoted:  # `key` on one line, `other: value` under it: one plain text `key other`, then a ':'
+            return _no_colon(name, text, line, column), None
+        where = next((s[3] for s in builder.spans if s[2] == line), None)  # the quoted value's own key path
+        return _problem(name, line + 1, column + 1, "valid YAML", f"a quoted text that runs on to line {mark.line + 1}",
+                        "close the quote on this line"), where
+    line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    found = re.sub(r"^found ", "", (exc.problem or "text that is not YAML").strip())
+    # Name the value on the line of the error, if the parser got that far.
+    where = next((s[3] for s in reversed(builder.spans) if s[2] == line - 1), None)
+    return _problem(name, line, column, "valid YAML", found, (exc.context or "").strip()), where
+
+
+def _no_colon(name: str, text: str, line: int, column: int) -> Problem:
+    """A key without its ':', at its 0-based line and column."""
+    lines = text.splitlines()
+    written = lines[line][column:].strip() if line < len(lines) else ""
+    shown = repr(written if len(written) <= 60 else written[:57] + "...") if written else "the key"
+    return _problem(name, line + 1, column + 1, "valid YAML", f"no ':' after {shown}",
+                    "write a key, then ':' and its value")
+
+
+def _ran_on(text: str, mark: Any) -> tuple[bool, int, int] | None:
+    """When the error comes right after a text that began on an earlier line, (quoted, its 0-based line and
+    column): a quote left open, or a key without ':' that YAML read on into the next line. A plain text counts
+    only where a key starts (first on its line, or first in a list item): a value may run on to the next line."""
+    last = None
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if token.start_mark.index >= mark.index:
+                break
+            if isinstance(token, yaml.ScalarToken):
+                last = token
+    except yaml.YAMLError:
+        pass  # the scanner's own error: the tokens before it are all there is
+    if last is None or not last.start_mark.line < mark.line == last.end_mark.line:
+        return None
+    if text[last.end_mark.index:mark.index].strip(" \t"):
+        return None
+    start = last.start_mark
+    quoted = last.style in ("'", '"')
+    line_start = text.rfind("\n", 0, start.index) + 1
+    if not quoted and text[line_start:start.index].strip(" ") not in ("", "-"):
+        return None
+    return quoted, start.line, start.column
 
 
 class ParseCache:
