@@ -220,9 +220,14 @@ def test_export_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     out = tmp_path / "matrix.csv"
     assert cli.main(["export", "--format", "csv", "--out", str(out), "--catalog", str(folder)]) == 0
     assert out.read_text(encoding="utf-8") == lock_matrix_csv(catalog)
-    assert cli.main(["export", "--format", "openapi", "--out", str(tmp_path / "missing" / "x.yaml"),
-                     "--catalog", str(folder)]) == 2
+    blocker = tmp_path / "blocker"  # a file where the output's folder would go: no one can write there
+    blocker.write_text("a file\n", encoding="utf-8")
+    assert cli.main(["export", "--format", "openapi", "--out", str(blocker / "x.yaml"), "--catalog", str(folder)]) == 2
     assert "cannot write" in capsys.readouterr().err
+    # A folder that is missing is made (issue 27: `export ... --out build/openapi.yaml` on a fresh clone).
+    made = tmp_path / "missing" / "x.yaml"
+    assert cli.main(["export", "--format", "openapi", "--out", str(made), "--catalog", str(folder)]) == 0
+    assert made.read_text(encoding="utf-8") == export_text(catalog, "openapi")
 
 
 def test_downloads_are_published_with_the_site(catalog: Catalog) -> None:
