@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from catalog_docs import cli
-from catalog_docs.catalog.model import Catalog
+from catalog_docs.catalog.model import Catalog, label_slug
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.downloads.export import catalog_data
 from catalog_docs.errors import CatalogInvalid
@@ -97,7 +97,8 @@ def _name(position: int, path: str | None) -> str:
 def _report(differences: list[str]) -> str:
     """How a reviewer reads the differences: one per line, with what to do about them."""
     return ("the catalogue differs from the source document:\n  - " + "\n  - ".join(differences)
-            + "\nIf the source changed, restate its new facts in tests/catalog/test_source_facts.py (with their section).")
+            + "\nIf the source changed, restate its new facts in tests/catalog/test_source_facts.py "
+              "(with their section).")
 
 
 def _check(differences: list[str]) -> None:
@@ -120,7 +121,7 @@ def listing_differences(catalog: Catalog) -> list[str]:
         if path not in got:
             out.append(f"the source shows the path {path}, which the catalogue does not list (§4)")
     if not out:
-        for position, (mine, theirs) in enumerate(zip(got, LISTING), start=1):
+        for position, (mine, theirs) in enumerate(zip(got, LISTING, strict=False), start=1):
             if mine != theirs:
                 out.append(f"listing entry {position} is {_name(position, mine)} in the catalogue, "
                            f"the source puts {_name(position, theirs)} there (§4)")
@@ -196,7 +197,7 @@ def value_differences(catalog: Catalog) -> list[str]:
         entry = version.plan(plan) if version is not None else None
         if entry is None:
             continue  # a label or plan entry missing altogether is reported by label_differences
-        for i, (mine, theirs) in enumerate(zip(entry.values, expected), start=1):
+        for i, (mine, theirs) in enumerate(zip(entry.values, expected, strict=False), start=1):
             if mine != theirs:
                 path = catalog.entries[i - 1].path if i <= len(catalog.entries) else None
                 out.append(f"value of {_name(i, path)} under {label} / {plan} is {mine}, the source says {theirs} (§8)")
@@ -316,14 +317,38 @@ def new_differences(tmp_path: Path, edited: Catalog, differences: Callable[[Cata
     return [d for d in differences(edited) if d not in before]
 
 
+def invented_label(catalog: Catalog) -> tuple[str, str]:
+    """The catalogue's last version label, and a label made from it that no real catalogue takes next: the next real
+    label (`UPI_N 1.2.0`, say) must be addable to catalog/ without these tests meeting a label of the same name."""
+    last = catalog.versions[-1].label
+    new = f"{last} test-made"
+    assert new not in {v.label for v in catalog.versions}
+    return last, new
+
+
 def test_a_label_added_is_reported_as_one_the_source_does_not_show(tmp_path: Path) -> None:
-    source = (CATALOG / "versions" / "UPI_N-1.1.0.yaml").read_text(encoding="utf-8")
-    catalog = _edited(tmp_path, [("service.yaml", "  - UPI_N 1.1.0\n", "  - UPI_N 1.1.0\n  - UPI_N 1.2.0\n")],
-                      {"versions/UPI_N-1.2.0.yaml": source.replace("label: UPI_N 1.1.0", "label: UPI_N 1.2.0")})
+    real = load_catalog(CATALOG)
+    last, new = invented_label(real)
+    source = (CATALOG / "versions" / f"{label_slug(last)}.yaml").read_text(encoding="utf-8")
+    catalog = _edited(tmp_path, [("service.yaml", f"  - {last}\n", f"  - {last}\n  - {new}\n")],
+                      {f"versions/{label_slug(new)}.yaml": source.replace(f"label: {last}\n", f"label: {new}\n")})
     assert new_differences(tmp_path, catalog, label_differences) == [
-        "the catalogue lists version label UPI_N 1.2.0, which the source does not show (§9)"]
+        f"the catalogue lists version label {new}, which the source does not show (§9)"]
     for other in (value_differences, listing_differences, marker_differences):
         assert new_differences(tmp_path, catalog, other) == []
+
+
+def test_the_invented_label_is_not_the_next_real_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Once the likely next label (1.1.0 -> 1.2.0) is in catalog/, the tests above still invent a label of their own."""
+    last = load_catalog(CATALOG).versions[-1].label
+    following = re.sub(r"(\d+)\.(\d+)\.(\d+)$", lambda m: f"{m[1]}.{int(m[2]) + 1}.0", last)
+    copy = tmp_path / "catalog"
+    shutil.copytree(CATALOG, copy)
+    assert cli.main(["new-label", following, "--from", last, "--catalog", str(copy)]) == 0, capsys.readouterr()
+    grown = load_catalog(copy)
+    assert grown.versions[-1].label == following
+    invented = invented_label(grown)[1]
+    assert invented not in {v.label for v in grown.versions} and following not in invented.split(" test-made")[1:]
 
 
 def test_a_value_changed_is_reported_with_both_values(tmp_path: Path) -> None:
