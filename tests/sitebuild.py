@@ -51,7 +51,10 @@ def clone_project(dest: Path, *, branch: str = "main") -> Path:
                             capture_output=True, text=True, check=True).stdout
     for rel in filter(None, listed.split("\0")):
         src = ROOT / rel
-        if src.is_file():
+        if src.is_symlink():  # a clone has a tracked link as a link (scripts/catalog_docs/catalog/schemas)
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            (dest / rel).symlink_to(src.readlink())
+        elif src.is_file():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
     for tools in ("node_modules", "tools/lighthouse/node_modules"):  # installed by `make tools`, not tracked

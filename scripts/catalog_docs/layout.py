@@ -7,9 +7,10 @@ from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SCHEMA_DIR = PACKAGE_DIR / "catalog" / "schemas"
-"""The JSON Schemas every catalogue is validated against. The package ships them, so it works however it is
-installed (a wheel, an editable install, a catalogue anywhere); the repository's catalog/schema/ holds the same
-files for editors (each YAML file names one), and tests/catalog/test_schema_copies.py keeps the two identical."""
+"""The JSON Schemas every catalogue is validated against. Git holds them once, in the repository's catalog/schema/
+(each YAML file names one, for editors); this folder is a relative link to it, and a wheel built from the checkout
+carries them as files, so the package works however it is installed (tests/catalog/test_schema_copies.py,
+tests/project/test_wheel.py)."""
 DOWNLOAD_SCHEMA_DIR = PACKAGE_DIR / "schemas"
 """The JSON Schemas of the downloads (`<name>.schema.json`), published as /downloads/<name>.schema.json."""
 MANIFEST = ".catalog-docs-manifest.json"

@@ -26,8 +26,12 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                             capture_output=True, text=True, check=True).stdout
     for rel in filter(None, listed.split("\0")):
-        if (ROOT / rel).is_file():
-            (source / rel).parent.mkdir(parents=True, exist_ok=True)
+        # As a checkout has them: files, and links as links (the package's catalog/schemas is a link to the
+        # catalogue's schema/ folder, the one copy git holds).
+        (source / rel).parent.mkdir(parents=True, exist_ok=True)
+        if (ROOT / rel).is_symlink():
+            (source / rel).symlink_to((ROOT / rel).readlink())
+        elif (ROOT / rel).is_file():
             shutil.copy2(ROOT / rel, source / rel)
     out = tmp_path_factory.mktemp("dist")
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
@@ -44,6 +48,19 @@ def test_the_wheel_carries_what_the_package_reads(wheel: Path) -> None:
                     "catalog_docs/schemas/*.json"):
         wanted = {p.relative_to(package).as_posix() for p in package.glob(pattern)}
         assert wanted and wanted <= names, f"{pattern}: missing {sorted(wanted - names)}"
+
+
+def test_the_wheel_carries_the_catalogue_schemas_as_files(wheel: Path) -> None:
+    """Git holds the catalogue's JSON Schemas once, in catalog/schema/ (the package links to it); the wheel holds
+    them as files of their own, byte for byte the same."""
+    editors = ROOT / "catalog" / "schema"
+    with zipfile.ZipFile(wheel) as built:
+        shipped = {Path(i.filename).name: i for i in built.infolist()
+                   if i.filename.startswith("catalog_docs/catalog/schemas/")}
+        assert sorted(shipped) == sorted(p.name for p in editors.glob("*.json"))
+        for name, info in shipped.items():
+            assert (info.external_attr >> 16) & 0o170000 in (0, 0o100000), f"{name} is not a plain file in the wheel"
+            assert built.read(info) == (editors / name).read_bytes(), name
 
 
 def test_an_installed_wheel_checks_renders_and_diffs_a_catalogue_anywhere(wheel: Path, tmp_path: Path) -> None:
