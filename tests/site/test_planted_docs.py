@@ -155,6 +155,18 @@ def test_a_link_anywhere_on_the_way_to_a_journal_path_is_refused_and_named(tmp_p
     assert (_outside_docs(tmp_path), snapshot(docs)) == (outside, inside)
 
 
+@pytest.mark.parametrize("record", [JOURNAL, MANIFEST])
+def test_a_planted_journal_or_manifest_of_any_size_is_refused_before_it_is_read(tmp_path: Path, record: str) -> None:
+    docs = lay_out(tmp_path)
+    write_output(site("old"), docs)
+    with (docs / record).open("wb") as f:
+        f.truncate(write.MAX_RECORD_BYTES + 1)  # sparse: the size a reader would load, with no disk used
+    inside = snapshot(docs)
+    with pytest.raises(CatalogDocsError, match=r"larger than any journal|more than catalog-docs writes"):
+        write_output(site("new"), docs)
+    assert snapshot(docs) == inside
+
+
 @pytest.mark.parametrize("case", ["no staging folder", "staging is a link", "file missing", "file differs",
                                   "null digest", "replaces a hand-written file"])
 def test_a_journal_whose_staging_folder_does_not_prove_it_is_refused(tmp_path: Path, case: str) -> None:

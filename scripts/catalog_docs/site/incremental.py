@@ -93,13 +93,15 @@ def _warm(catalog_dir: Path, out_dir: Path, manifest: dict[str, Any], code: byte
         return
     from catalog_docs.catalog.validate import load_catalog
     from catalog_docs.site.render import remember_pages
-    from catalog_docs.site.write import digest
+    from catalog_docs.site.write import digest, generated
 
     digests = manifest.get("digests")
     if not isinstance(digests, dict):
         return
 
     def read(rel: str, _key: bytes) -> str | None:
+        if not generated(rel):  # the manifest came from docs/: a name outside the generated folders is not read
+            return None
         try:
             data = (out_dir / rel).read_bytes()
         except OSError:

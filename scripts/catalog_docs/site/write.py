@@ -4,7 +4,9 @@
 
 - **Only under the generated folders.** Every path it writes, replaces or removes starts with one of
   `layout.GENERATED_ROOTS` (`operations/`, `index.md`, ...). A manifest or journal found in docs/ that names
-  anything else was not written by catalog-docs: it is refused, and nothing it names is touched.
+  anything else was not written by catalog-docs: it is refused, and nothing it names is touched. (The manifest
+  is the writer's only record, so one planted inside the generated folders is taken at its word: it can claim a
+  file there whose exact bytes it knows. A hand-written file is refused there by every render anyway.)
 - **Checked first.** Before anything is written, every generated path is checked: a hand-written file, a
   symbolic link, a folder or a special file there, a symbolic link on the way to it, or a hand-written file
   inside a generated folder stops the write with an error that names them. A stale file is removed only if
@@ -72,6 +74,8 @@ backslash or a NUL. One search per path: the writer checks every path of every r
 LOCK_WAIT_S = 300.0
 """How long a writer waits for another one on the same folder before giving up with an error."""
 GENERATOR = "catalog-docs render"
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""The largest manifest or journal read (one of 100,000 pages is about 15 MB): a bigger one was planted."""
 
 Kind = Literal["absent", "absent-under-file", "dir", "file", "link", "special"]
 Stats = dict[str, os.stat_result | None]
@@ -178,12 +182,20 @@ def _read_text(path: Path) -> str | None:
         return None
 
 
+def _digest_of(path: Path) -> str:
+    """The digest of the file at path, read in blocks (a planted file may be of any size), never through a
+    link at its last component (O_NOFOLLOW: every folder on the way was checked before)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        return hashlib.file_digest(f, lambda: hashlib.blake2b(digest_size=16)).hexdigest()
+
+
 def _file_digest(path: Path) -> str | None:
     """The digest of a regular file (never through a link); None when something else, or nothing, is there."""
     if _kind(path) != "file":
         return None
     try:
-        return digest(path.read_bytes())
+        return _digest_of(path)
     except OSError:
         return None
 
@@ -204,6 +216,9 @@ def _read_manifest(out_dir: Path) -> tuple[set[str], dict[str, str]]:
     if not stat.S_ISREG(st.st_mode):
         raise CatalogDocsError(f"{path}: the render manifest is not a regular file (a link or a folder); "
                                "remove it and the generated pages")
+    if st.st_size > MAX_RECORD_BYTES:
+        raise CatalogDocsError(f"{path}: the render manifest is {st.st_size} bytes, more than catalog-docs writes; "
+                               "delete it and the generated pages")
     try:
         files, digests = _manifest_entries(path.read_bytes().decode("utf-8"))
     except OSError as exc:
@@ -416,7 +431,7 @@ class _Planner:
             self.unproven.append(rel)  # a manifest older than digests: nothing proves the bytes are ours
             return
         try:
-            if digest(target.read_bytes()) != want:
+            if _digest_of(target) != want:
                 self.edited.append(rel)
                 return
         except OSError as exc:
@@ -738,7 +753,7 @@ def _move_stale_aside(out_dir: Path, staging: Path, rel: str, want: str, log: _S
     log.at = at = _safe_target(out_dir, rel)
     if _kind(at) != "file" or not _kind(aside).startswith("absent"):
         return
-    if digest(at.read_bytes()) != want:
+    if _digest_of(at) != want:
         return  # changed since the journal was written: not ours to remove
     aside.parent.mkdir(parents=True, exist_ok=True)
     os.replace(at, aside)
@@ -823,6 +838,8 @@ def _refused(journal_path: Path, why: str) -> RecoveryRefused:
 def _read_journal(journal_path: Path) -> Journal:
     """The journal's JSON, its shape checked (RecoveryRefused for anything catalog-docs cannot have written)."""
     try:
+        if journal_path.lstat().st_size > MAX_RECORD_BYTES:
+            raise ValueError("it is larger than any journal catalog-docs writes")
         data = json.loads(journal_path.read_bytes().decode("utf-8"))
         if not isinstance(data, dict):
             raise TypeError("not a JSON object")
