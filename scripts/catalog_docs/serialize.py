@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -36,52 +37,62 @@ _SCALARS = {True: "true", False: "false"}
 
 
 def _pretty(value: Any, newline: str, out: list[str]) -> None:
-    kind = type(value)
-    if kind is str:
-        out.append(_encode_str(value))
-    elif kind is int:
-        out.append(int.__repr__(value))
-    elif kind is bool:
-        out.append(_SCALARS[value])
-    elif value is None:
-        out.append("null")
-    elif kind is dict:
-        if not value:
-            out.append("{}")
-            return
-        inner = newline + "  "
-        sep = "{" + inner
-        append = out.append
-        for key, item in value.items():
-            if type(key) is not str:
-                raise _NotPlain
-            kind = type(item)
-            if kind is str:  # most values: written here, without a call per value
-                append(f"{sep}{_encode_str(key)}: {_encode_str(item)}")
-            elif kind is int:
-                append(f"{sep}{_encode_str(key)}: {int.__repr__(item)}")
-            else:
-                append(f"{sep}{_encode_str(key)}: ")
-                _pretty(item, inner, out)
-            sep = "," + inner
-        append(newline + "}")
-    elif kind is list or kind is tuple:
-        if not value:
-            out.append("[]")
-            return
-        inner = newline + "  "
-        sep = "[" + inner
-        append = out.append
-        for item in value:
-            if type(item) is str:
-                append(sep + _encode_str(item))
-            else:
-                append(sep)
-                _pretty(item, inner, out)
-            sep = "," + inner
-        append(newline + "]")
-    else:  # floats, subclasses and anything else: let json decide
+    """Append the JSON text of `value`, whose lines after the first start with `newline`."""
+    write = _PRETTY.get(type(value))  # by exact type: subclasses (and floats) are for json to decide
+    if write is None:
         raise _NotPlain
+    write(value, newline, out)
+
+
+def _pretty_dict(value: dict[Any, Any], newline: str, out: list[str]) -> None:
+    if not value:
+        out.append("{}")
+        return
+    inner = newline + "  "
+    sep = "{" + inner
+    append = out.append
+    for key, item in value.items():
+        if type(key) is not str:
+            raise _NotPlain
+        kind = type(item)
+        if kind is str:  # most values: written here, without a call per value
+            append(f"{sep}{_encode_str(key)}: {_encode_str(item)}")
+        elif kind is int:
+            append(f"{sep}{_encode_str(key)}: {int.__repr__(item)}")
+        else:
+            append(f"{sep}{_encode_str(key)}: ")
+            _pretty(item, inner, out)
+        sep = "," + inner
+    append(newline + "}")
+
+
+def _pretty_list(value: list[Any] | tuple[Any, ...], newline: str, out: list[str]) -> None:
+    if not value:
+        out.append("[]")
+        return
+    inner = newline + "  "
+    sep = "[" + inner
+    append = out.append
+    for item in value:
+        if type(item) is str:
+            append(sep + _encode_str(item))
+        else:
+            append(sep)
+            _pretty(item, inner, out)
+        sep = "," + inner
+    append(newline + "]")
+
+
+_PRETTY: dict[type, Callable[[Any, str, list[str]], None]] = {
+    str: lambda value, _newline, out: out.append(_encode_str(value)),
+    int: lambda value, _newline, out: out.append(int.__repr__(value)),
+    bool: lambda value, _newline, out: out.append(_SCALARS[value]),
+    type(None): lambda _value, _newline, out: out.append("null"),
+    dict: _pretty_dict,
+    list: _pretty_list,
+    tuple: _pretty_list,
+}
+"""How each JSON-ready type is written; any other type (floats, subclasses...) goes through json.dumps."""
 
 
 _SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -139,19 +150,7 @@ def _yaml_scalar(value: Any) -> str:
     kind = type(value)
     if kind is str:
         known = _YAML_TEXTS.get(value)
-        if known is not None:
-            return known
-        if _YAML_PLAIN(value) and not value.endswith(" ") and value.lower() not in _YAML_WORDS:
-            known = value
-        elif _YAML_UNPRINTABLE(value):
-            raise _NotPlain
-        else:
-            known = _encode_str(value)  # a JSON string is a YAML double-quoted scalar
-        if len(value) <= 64:
-            if len(_YAML_TEXTS) >= 100_000:
-                _YAML_TEXTS.clear()
-            _YAML_TEXTS[value] = known
-        return known
+        return known if known is not None else _yaml_text(value)
     if kind is int:
         return int.__repr__(value)
     if kind is bool:
@@ -161,6 +160,22 @@ def _yaml_scalar(value: Any) -> str:
     if (kind is dict or kind is list or kind is tuple) and not value:
         return "{}" if kind is dict else "[]"
     raise _NotPlain
+
+
+def _yaml_text(value: str) -> str:
+    """A text as a YAML scalar: plain when YAML can only read it as text, else double-quoted; remembered
+    when short (it is likely to repeat)."""
+    if _YAML_PLAIN(value) and not value.endswith(" ") and value.lower() not in _YAML_WORDS:
+        known = value
+    elif _YAML_UNPRINTABLE(value):
+        raise _NotPlain
+    else:
+        known = _encode_str(value)  # a JSON string is a YAML double-quoted scalar
+    if len(value) <= 64:
+        if len(_YAML_TEXTS) >= 100_000:
+            _YAML_TEXTS.clear()
+        _YAML_TEXTS[value] = known
+    return known
 
 
 def _yaml_map(value: dict[Any, Any], indent: str, out: list[str]) -> None:

@@ -80,7 +80,8 @@ def test_bench_builds_a_baseline_revision_in_the_same_run(tmp_path: Path) -> Non
 def test_an_unknown_baseline_revision_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert bench_main(["--out", str(tmp_path), "--baseline", "no-such-revision-x", "--sizes", ""]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("catalog_docs.devtools.bench: error: --baseline 'no-such-revision-x': ") and "Traceback" not in err
+    assert err.startswith("catalog_docs.devtools.bench: error: --baseline 'no-such-revision-x': ")
+    assert "Traceback" not in err
 
 
 def test_a_revision_with_a_link_to_an_absolute_path_still_extracts(tmp_path: Path) -> None:

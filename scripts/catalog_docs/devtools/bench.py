@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import gc
 import io
+import itertools
 import json
 import os
 import re
@@ -23,6 +24,7 @@ import sys
 import tarfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,8 @@ from catalog_docs.authoring.synth import SynthSpec, synth_files
 from catalog_docs.catalog.load import load_file
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.site.incremental import render_if_changed
-from catalog_docs.site.render import plan_pages, render_pages, render_workers, write_output
+from catalog_docs.site.render import plan_pages, render_pages, render_workers
+from catalog_docs.site.write import write_output
 
 _C_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -98,15 +101,7 @@ def _build_against(report: Report, case: str, project: Path, folder: Path, build
         cmd = _builder_command(builder)
         if cmd is None:
             continue
-        runs: list[tuple[tuple[float, float], tuple[float, float]]] = []
-        failed = ""
-        for _ in range(rounds):
-            ours_wall, ours_cpu, ours_ok, ours_tail = _run(cmd, project)
-            wall, cpu, ok, tail = _run(cmd, folder, env)
-            if not (ok and ours_ok):
-                failed = tail if not ok else ours_tail
-                break
-            runs.append(((ours_wall, ours_cpu), (wall, cpu)))
+        runs, failed = _build_rounds(cmd, project, folder, env, rounds)
         if failed or not runs:
             report.add(case, f"{prefix}_{builder}_build_s", "failed", "s", ok=False, output=failed)
             continue
@@ -119,6 +114,23 @@ def _build_against(report: Report, case: str, project: Path, folder: Path, build
         report.add(case, f"{builder}_{ratio}", round(statistics.median(o / t for o, t in printed), 2), "x",
                    cpu_ratio=round(statistics.median(cpu_ratios), 2) if cpu_ratios else None,
                    rounds=printed, note=note.format(builder=builder))
+
+
+_Round = tuple[tuple[float, float], tuple[float, float]]
+"""One round of _build_against: (our wall, our cpu), (their wall, their cpu)."""
+
+
+def _build_rounds(cmd: list[str], project: Path, folder: Path, env: dict[str, str] | None,
+                  rounds: int) -> tuple[list[_Round], str]:
+    """`rounds` builds of ours then theirs, back to back; stops at the first failure and returns its output."""
+    runs: list[_Round] = []
+    for _ in range(rounds):
+        ours_wall, ours_cpu, ours_ok, ours_tail = _run(cmd, project)
+        wall, cpu, ok, tail = _run(cmd, folder, env)
+        if not (ok and ours_ok):
+            return runs, tail if not ok else ours_tail
+        runs.append(((ours_wall, ours_cpu), (wall, cpu)))
+    return runs, ""
 
 
 def _lay_out(project: Path, tree: Path) -> None:
@@ -135,7 +147,8 @@ def _lay_out(project: Path, tree: Path) -> None:
     config = (tree / "mkdocs.yml").read_text(encoding="utf-8")
     (project / "mkdocs-bare.yml").write_text(re.sub(r"^hooks:\n(?:  - .*\n)+", "", config, flags=re.M),
                                              encoding="utf-8")
-    (project / "zensical.yml").write_text(config.replace("site_dir: site", "site_dir: site-zensical"), encoding="utf-8")
+    (project / "zensical.yml").write_text(config.replace("site_dir: site", "site_dir: site-zensical"),
+                                          encoding="utf-8")
 
 
 def make_project(project: Path, catalog_files: dict[str, str] | None, tree: Path = ROOT) -> None:
@@ -167,7 +180,8 @@ def _site_stats(site: Path, slugs: list[str]) -> dict[str, Any]:
                 if (site / "operations" / slug / "index.html").is_file()]
     # mkdocs writes search/search_index.json, Zensical search.json
     search = [p.stat().st_size for p in (site / "search" / "search_index.json", site / "search.json") if p.is_file()]
-    return {"site_bytes": total, "search_index_bytes": sum(search), "html_bytes": html, "largest_html_bytes": biggest, "largest_html_page": biggest_path,
+    return {"site_bytes": total, "search_index_bytes": sum(search), "html_bytes": html,
+            "largest_html_bytes": biggest, "largest_html_page": biggest_path,
             "pages_over_2mb": sum(1 for p in site.rglob("*.html") if p.stat().st_size > MAX_PAGE_BYTES),
             "html_bytes_per_operation_page": round(sum(op_sizes) / len(op_sizes)) if op_sizes else 0}
 
@@ -215,16 +229,29 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 
 def bench_catalog(report: Report, case: str, project: Path, repeat: int, builders: list[str]) -> None:
-    """Measure one catalogue in its project folder."""
+    """Measure one catalogue in its project folder: the render stage in this process, the command line in a
+    new one, the incremental re-renders, then each builder's site."""
     catalog_dir, docs = project / "catalog", project / "docs"
+    catalog, stage, md_pages = _bench_render_stage(report, case, catalog_dir, docs, repeat)
+    _bench_cli_render(report, case, project, catalog_dir)
+    report.add(case, "pages_per_s", round(md_pages / stage), "pages/s")
+    report.add(case, "operation_pages_per_s", round(len(catalog.entries) / stage), "pages/s")
+    _bench_incremental(report, case, catalog_dir, docs, catalog, stage)
+    _bench_builds(report, case, project, [e.slug for e in catalog.entries], builders)
+
+
+def _bench_render_stage(report: Report, case: str, catalog_dir: Path, docs: Path,
+                        repeat: int) -> tuple[Any, float, int]:
+    """Parse, load and validate, render and write, each timed; returns the catalogue, the stage's seconds and
+    the number of Markdown pages."""
     files = sorted(catalog_dir.rglob("*.yaml"))
     _, wall, cpu = _best(lambda: [load_file(p, p.name) for p in files], repeat)
     report.add(case, "yaml_load_s", wall, "s", cpu_s=round(cpu, 4))
-    catalog, wall_lv, cpu_lv = _best(lambda: load_catalog(catalog_dir), repeat)
+    catalog, wall_lv, cpu_lv = _best(partial(load_catalog, catalog_dir), repeat)
     report.add(case, "load_validate_s", wall_lv, "s", cpu_s=round(cpu_lv, 4))
     values = sum(len(p.values) for v in catalog.versions for p in v.plans)
     report.add(case, "values", values)
-    pages, wall_r, cpu_r = _best(lambda: render_pages(catalog), repeat)
+    pages, wall_r, cpu_r = _best(partial(render_pages, catalog), repeat)
     report.add(case, "render_pages_s", wall_r, "s", cpu_s=round(cpu_r, 4))
     md = [p for p in pages if p.endswith(".md")]
     op_pages = len(catalog.entries)
@@ -233,7 +260,7 @@ def bench_catalog(report: Report, case: str, project: Path, repeat: int, builder
         report.add(case, f"template_{template.split('.')[0]}_s", seconds, "s")
     report.add(case, "operation_pages_rendered_per_s", round(op_pages / per_template["operation.md.j2"]), "pages/s",
                note="operation pages only, Jinja time")
-    result, wall_w, cpu_w = _timed(lambda: write_output(pages, docs))
+    result, wall_w, cpu_w = _timed(partial(write_output, pages, docs))
     report.add(case, "write_s", wall_w, "s", cpu_s=round(cpu_w, 4))
     report.add(case, "files_written", len(result.written))
     report.add(case, "bytes_written", sum(len(pages[p].encode("utf-8")) for p in result.written), "B")
@@ -241,6 +268,10 @@ def bench_catalog(report: Report, case: str, project: Path, repeat: int, builder
     report.add(case, "render_stage_s", stage, "s", cpu_s=round(cpu_lv + cpu_r + cpu_w, 4),
                note="load + validate + render + write, first render")
     report.add(case, "render_workers", render_workers(len(pages)), note="processes that render pages")
+    return catalog, stage, len(md)
+
+
+def _bench_cli_render(report: Report, case: str, project: Path, catalog_dir: Path) -> None:
     cold = (project / "docs-cold").resolve()
     shutil.rmtree(cold, ignore_errors=True)
     wall_cold, _, ok, tail = _run([str(BIN / "catalog-docs"), "render", "--catalog", str(catalog_dir.resolve()),
@@ -249,29 +280,36 @@ def bench_catalog(report: Report, case: str, project: Path, repeat: int, builder
                note="`catalog-docs render` in a new process: interpreter start, imports, template compilation",
                **({} if ok else {"output": tail}))
     shutil.rmtree(cold, ignore_errors=True)
-    report.add(case, "pages_per_s", round(len(md) / stage), "pages/s")
-    report.add(case, "operation_pages_per_s", round(op_pages / stage), "pages/s")
 
-    # Incremental: the first fingerprinted render stamps the manifest; then a no-op; then one value.
+
+def _flip_value(text: str, key: str) -> str:
+    """The version file's text with the first lock value of `key` flipped (close <-> unlimited)."""
+    for old, new in ((f"{key}: close\n", f"{key}: unlimited\n"), (f"{key}: unlimited\n", f"{key}: close\n")):
+        if old in text:
+            return text.replace(old, new, 1)
+    return text
+
+
+def _bench_incremental(report: Report, case: str, catalog_dir: Path, docs: Path, catalog: Any, stage: float) -> None:
+    """The first fingerprinted render stamps the manifest; then a no-op; then one value changed."""
     render_if_changed(catalog_dir, docs, force=True)
-    noop, wall_n, _ = _timed(lambda: render_if_changed(catalog_dir, docs))
+    noop, wall_n, _ = _timed(partial(render_if_changed, catalog_dir, docs))
     report.add(case, "noop_rerender_s", wall_n, "s", files_written=0 if noop is None else len(noop.written),
                share_of_first=round(wall_n / stage, 4))
-    forced, wall_f, _ = _timed(lambda: render_if_changed(catalog_dir, docs, force=True))
+    forced, wall_f, _ = _timed(partial(render_if_changed, catalog_dir, docs, force=True))
     report.add(case, "noop_forced_rerender_s", wall_f, "s", files_written=len(forced.written) if forced else 0,
                share_of_first=round(wall_f / stage, 4))
     version_file = sorted((catalog_dir / "versions").glob("*.yaml"))[-1]
     text = version_file.read_text(encoding="utf-8")
-    key = catalog.entries[1].key
-    for old, new in ((f"{key}: close\n", f"{key}: unlimited\n"), (f"{key}: unlimited\n", f"{key}: close\n")):
-        if old in text:
-            version_file.write_text(text.replace(old, new, 1), encoding="utf-8")
-            break
-    changed, wall_c, _ = _timed(lambda: render_if_changed(catalog_dir, docs))
+    flipped = _flip_value(text, catalog.entries[1].key)
+    if flipped != text:
+        version_file.write_text(flipped, encoding="utf-8")
+    changed, wall_c, _ = _timed(partial(render_if_changed, catalog_dir, docs))
     written = list(changed.written) if changed else []
     report.add(case, "one_value_change_s", wall_c, "s", files_written=len(written), files=written)
 
-    slugs = [e.slug for e in catalog.entries]
+
+def _bench_builds(report: Report, case: str, project: Path, slugs: list[str], builders: list[str]) -> None:
     for builder in builders:
         cmd = _builder_command(builder)
         if cmd is None:
@@ -330,14 +368,14 @@ def stage_parse_rounds(catalog_dir: Path, files: list[Path], scratch: Path,
             # of megabytes were being written back took twice its processor time in wall-clock time.
             os.sync()
             _, wall_p, cpu_p = _timed(lambda: [yaml.load(p.read_bytes(), Loader=_C_LOADER) for p in files])
-            catalog, wall_lv, cpu_lv = _timed(lambda: load_catalog(catalog_dir))
-            pages, wall_r, _ = _timed(lambda: render_pages(catalog))
+            catalog, wall_lv, cpu_lv = _timed(partial(load_catalog, catalog_dir))
+            pages, wall_r, _ = _timed(partial(render_pages, catalog))
             # Each round writes into a folder of its own, all removed after the rounds: deleting the last
             # round's 47 MB just before made this round's file creations wait on the disk (ext4, mounted with
             # `discard`): at 1,000 operations the write took 0.2, 0.34, 0.52, 0.74, 0.89 s in five rounds,
             # against 0.19-0.27 s each into folders of their own.
-            _, wall_w, cpu_w = _timed(lambda: write_output(pages, scratch / f"round-{i}"))
-            _, _, cpu_r1 = _timed(lambda: render_pages(catalog, workers=1))
+            _, wall_w, cpu_w = _timed(partial(write_output, pages, scratch / f"round-{i}"))
+            _, _, cpu_r1 = _timed(partial(render_pages, catalog, workers=1))
             out.append((wall_lv + wall_r + wall_w, wall_p, cpu_lv + cpu_r1 + cpu_w, max(cpu_p, 1e-9)))
             del catalog, pages
             gc.collect()
@@ -352,7 +390,7 @@ def bench_make_site(report: Report, project: Path) -> None:
     bare `mkdocs build` of the already-rendered pages."""
     make = ["make", "--no-print-directory", "-f", str(ROOT / "Makefile"), f"VENV={BIN.parent}", "site"]
     shutil.rmtree(project / "site", ignore_errors=True)
-    wall, _, ok, tail = _run(make + ["BUILDER=mkdocs"], project)
+    wall, _, ok, tail = _run([*make, "BUILDER=mkdocs"], project)
     report.add("real", "make_site_first_s", wall if ok else "failed", "s", ok=ok, **({} if ok else {"output": tail}))
     walls = [_run(make, project)[0] for _ in range(3)]
     bare = [_run(MKDOCS_BUILD, project)[0] for _ in range(3)]
@@ -402,13 +440,9 @@ def bench_edit_to_page(report: Report, case: str, project: Path, env: dict[str, 
             return None
         report.add(case, "serve_start_s", time.perf_counter() - start, "s", note="mkdocs serve: first full build")
         time.sleep(2)  # let the watcher settle after the start-up build
-        text = version_file.read_text(encoding="utf-8")
-        for old, new in ((f"{entry.key}: close\n", f"{entry.key}: unlimited\n"),
-                         (f"{entry.key}: unlimited\n", f"{entry.key}: close\n")):
-            if old in text:
-                break
+        flipped = _flip_value(version_file.read_text(encoding="utf-8"), entry.key)
         edited = time.perf_counter()
-        version_file.write_text(text.replace(old, new, 1), encoding="utf-8")
+        version_file.write_text(flipped, encoding="utf-8")
         after = before
         while after == before and time.perf_counter() - edited < 300:
             time.sleep(0.1)
@@ -479,7 +513,7 @@ def bench_control(report: Report, case: str, project: Path, builders: list[str],
 def _tree_filter(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
     """tarfile's safe `data` filter, skipping a committed link to an absolute path (a `node_modules` link in
     a test's throw-away repository): nothing a build reads, and the filter would refuse the whole archive."""
-    if member.issym() and os.path.isabs(member.linkname):
+    if member.issym() and Path(member.linkname).is_absolute():
         return None
     return tarfile.data_filter(member, dest)
 
@@ -520,7 +554,7 @@ def bench_baseline(report: Report, case: str, project: Path, src: Path, commit: 
 def bench_adversarial(report: Report, out: Path) -> None:
     """Hostile catalogue files at the loader's size limit: how long `check` takes to refuse each, at half
     and at full size (a processor-time ratio near 2 is linear growth), beside a valid file of the same size."""
-    from catalog_docs.catalog.load import MAX_BYTES
+    from catalog_docs.catalog.files import MAX_BYTES
     from catalog_docs.errors import CatalogInvalid
 
     base = synth_files(SynthSpec(operations=20, versions=2, plans=2, seed=1))
@@ -592,7 +626,8 @@ def _report_edit_to_page(report: Report, largest: str, real: list[float], big: l
     """The preview loop's medians on the real catalogue and the largest, and their ratio (goal: at most 2x)."""
     for case, walls in (("real", real), (largest, big)):
         if walls:
-            report.add(case, f"{prefix}edit_to_page_s", statistics.median(walls), "s", rounds=[round(w, 3) for w in walls],
+            report.add(case, f"{prefix}edit_to_page_s", statistics.median(walls), "s",
+                       rounds=[round(w, 3) for w in walls],
                        note="one value edited under make serve (mkdocs serve --dirty) until a poll of its "
                             "operation page returns the new page")
     if real and big:
@@ -600,7 +635,7 @@ def _report_edit_to_page(report: Report, largest: str, real: list[float], big: l
                    "x", note="same run, real server, real page poll; goal <= 2")
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="catalog_docs.devtools.bench", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("bench-out"), help="work folder (default bench-out)")
     parser.add_argument("--sizes", default="250,500,1000", help="operation counts (default 250,500,1000)")
@@ -610,7 +645,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each in-process stage; the best counts")
     parser.add_argument("--rounds", type=int, default=3,
                         help="back-to-back builds of ours and the control site; the median ratio counts (default 3)")
-    parser.add_argument("--builders", default="mkdocs,zensical", help="site builders to time (default mkdocs,zensical)")
+    parser.add_argument("--builders", default="mkdocs,zensical",
+                        help="site builders to time (default mkdocs,zensical)")
     parser.add_argument("--only", choices=["edit-to-page"], default=None,
                         help="run only this measurement: edit-to-page times the preview loop on the real catalogue "
                              "and the largest size, --rounds times back to back (and, with --baseline, the same "
@@ -618,7 +654,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", metavar="REV", default=None,
                         help="also render and build each synthetic catalogue with the code of git revision REV "
                              "(e.g. main, HEAD~1) in the same run, and report our build time as a ratio to it")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     builders = [b for b in args.builders.split(",") if b]
     args.out = args.out.resolve()  # builders run in the project folders; every path they get is absolute
@@ -634,17 +674,26 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.only == "edit-to-page":
         bench_edit_to_page_only(report, args, sizes[-1] if sizes else 1000, src if commit else None, commit)
-        report.add("all", "bench_total_s", time.perf_counter() - started, "s")
-        print()
-        print(report.table())
-        return 0
+    else:
+        _bench_everything(report, args, sizes, builders, src, commit)
+    report.add("all", "bench_total_s", time.perf_counter() - started, "s")
+    print()
+    print(report.table())
+    return 0
+
+
+def _bench_everything(report: Report, args: argparse.Namespace, sizes: list[int], builders: list[str], src: Path,
+                      commit: str | None) -> None:
+    """The full run: every catalogue's stage first (on a quiet disk, see bench_stage), then the real
+    catalogue, the hostile files, each synthetic size against its control site (and the baseline), the
+    preview loop, and how the figures grow with the size."""
     real = args.out / "real"
     make_project(real, None)
     synthetic = {f"{n}x{args.versions}x{args.plans}": n for n in sizes}
     for case, n in synthetic.items():
         make_project(args.out / case,
                      synth_files(SynthSpec(operations=n, versions=args.versions, plans=args.plans, seed=args.seed)))
-    for case in ("real", *synthetic):  # first, on a quiet disk (see bench_stage)
+    for case in ("real", *synthetic):
         bench_stage(report, case, args.out / case, args.repeat)
     bench_catalog(report, "real", real, args.repeat, builders)
     bench_make_site(report, real)
@@ -656,18 +705,25 @@ def main(argv: list[str] | None = None) -> int:
         if commit is not None:
             bench_baseline(report, case, project, src, commit, builders)
     if sizes and "mkdocs" in builders:
-        # The preview loop on the real catalogue and on the largest, back to back, twice: the ratio of the
-        # medians is the figure (goal: at most 2x), so a busy minute on a shared machine slows both.
-        largest = f"{sizes[-1]}x{args.versions}x{args.plans}"
-        times: dict[str, list[float]] = {"real": [], largest: []}
-        for _ in range(2):
-            for case in times:
-                wall = bench_edit_to_page(Report(), case, args.out / case)
-                if wall is not None:
-                    times[case].append(wall)
-        _report_edit_to_page(report, largest, times["real"], times[largest])
-    cases = list(synthetic)
-    for a, b in zip(cases, cases[1:]):
+        _bench_preview_loop(report, args.out, f"{sizes[-1]}x{args.versions}x{args.plans}")
+    _report_growth(report, list(synthetic))
+
+
+def _bench_preview_loop(report: Report, out: Path, largest: str) -> None:
+    """The preview loop on the real catalogue and on the largest, back to back, twice: the ratio of the
+    medians is the figure (goal: at most 2x), so a busy minute on a shared machine slows both."""
+    times: dict[str, list[float]] = {"real": [], largest: []}
+    for _ in range(2):
+        for case, walls in times.items():
+            wall = bench_edit_to_page(Report(), case, out / case)
+            if wall is not None:
+                walls.append(wall)
+    _report_edit_to_page(report, largest, times["real"], times[largest])
+
+
+def _report_growth(report: Report, cases: list[str]) -> None:
+    """How each stage grows from one synthetic size to the next, and the operation page from first to last."""
+    for a, b in itertools.pairwise(cases):
         for metric in ("render_stage_s", "mkdocs_build_s", "zensical_build_s"):
             x, y = report.get(a, metric), report.get(b, metric)
             if isinstance(x, float) and isinstance(y, float) and x > 0:
@@ -677,10 +733,6 @@ def main(argv: list[str] | None = None) -> int:
         x, y = report.get(cases[0], metric), report.get(cases[-1], metric)
         if x and y:
             report.add(f"{cases[0]}->{cases[-1]}", "html_bytes_per_operation_page_growth", round(y / x, 3), "x")
-    report.add("all", "bench_total_s", time.perf_counter() - started, "s")
-    print()
-    print(report.table())
-    return 0
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from catalog_docs.devtools.lighthouse import page_types
 from catalog_docs.devtools.static_server import serve
@@ -43,7 +43,7 @@ class Finding:
     """axe could not decide (an "incomplete" result); pa11y counts these as errors unless capped."""
 
 
-def run_urls(urls: list[str]) -> dict[str, list[dict]]:
+def run_urls(urls: list[str]) -> dict[str, list[dict[str, Any]]]:
     """pa11y's raw issues (errors only) for each URL, from one node process and one browser."""
     if not PA11Y.is_dir():
         raise CatalogDocsError(f"{PA11Y} is missing: run `make tools` (npm ci in tools/lighthouse)")
@@ -51,7 +51,8 @@ def run_urls(urls: list[str]) -> dict[str, list[dict]]:
     proc = subprocess.run(["node", str(SCRIPT), *urls], cwd=TOOLS, capture_output=True, text=True, timeout=900)
     if proc.returncode != 0:
         raise CatalogDocsError(f"pa11y failed: {proc.stderr[-2000:]}")
-    return json.loads(proc.stdout)
+    issues: dict[str, list[dict[str, Any]]] = json.loads(proc.stdout)  # pa11y's JSON, per URL
+    return issues
 
 
 def run_site(site: Path, pages: dict[str, str]) -> list[Finding]:
