@@ -63,10 +63,26 @@ def test_pull_requests_get_checks_tests_and_one_diff_comment() -> None:
     assert "github.event_name == 'pull_request'" in comment["if"]
     assert comment["permissions"]["pull-requests"] == "write"
     script = _runs(comment)
-    assert 'catalog-docs diff --against "origin/$BASE_REF" --format markdown' in script
+    assert ('catalog-docs diff --against "origin/$BASE_REF" --new-name "$HEAD_REF" --format markdown \\\n'
+            '    --fail-on "$GATE" "${acknowledged[@]}"') in script
     # One comment per pull request: found by its marker and edited (PATCH); posted only when missing.
     assert script.count("<!-- catalog-docs-diff -->") == 2
     assert "--method PATCH" in script and script.index("--method PATCH") < script.index("--method POST")
+
+
+def test_the_diff_comment_names_the_head_branch_and_gates_the_pull_request() -> None:
+    from catalog_docs.compare.gate import parse_fail_on
+
+    steps = yaml.safe_load(CI.read_text(encoding="utf-8"))["jobs"]["diff-comment"]["steps"]
+    names = [step.get("name", "") for step in steps]
+    diff = next(step for step in steps if step.get("id") == "diff")
+    assert diff["env"]["HEAD_REF"] == "${{ github.head_ref }}"  # the pull request's branch, through env:
+    selectors = {str(s) for s in parse_fail_on(diff["env"]["GATE"])}  # every selector is a real kind
+    assert {"value-changed:published", "label-removed:published", "entry-removed"} <= selectors
+    assert not any(s.startswith(("label-added", "plan-added", "value-added", "entry-added")) for s in selectors)
+    # The gate fails the job only after the comment is posted, so the reviewer reads what it holds.
+    fail = next(i for i, step in enumerate(steps) if step.get("if") == "steps.diff.outputs.status != '0'")
+    assert fail == len(steps) - 1 and names.index("Post the comment, or update the one posted before") < fail
 
 
 def test_main_builds_and_deploys_pages_after_the_tests() -> None:
