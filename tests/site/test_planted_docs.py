@@ -227,6 +227,14 @@ def test_the_render_writes_only_under_the_generated_roots_which_gitignore_lists(
     assert ignored == GENERATED_ROOTS
 
 
+def test_a_planted_manifest_does_not_hide_hand_written_edits_from_the_preview(tmp_path: Path) -> None:
+    from catalog_docs.site.preview import generated_roots
+
+    (tmp_path / MANIFEST).write_text(json.dumps({"files": ["README.md", "guide/page.md", "operations/a.md",
+                                                           "index.md"]}), encoding="utf-8")
+    assert generated_roots(tmp_path) == {"operations", "index.md"}
+
+
 # --- properties --------------------------------------------------------------------------------------------
 
 PATHS = ["operations/fakeA.md", "operations/deep/fakeB.md", "plans/old.md", "plans/new.md", "index.md",

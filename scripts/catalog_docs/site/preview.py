@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from catalog_docs.layout import MANIFEST
+from catalog_docs.layout import GENERATED_ROOTS, MANIFEST
 
 BANNER_ID = "catalog-docs-errors"
 DRAFT_ID = "catalog-docs-drafts"
@@ -140,7 +140,8 @@ def generated_roots(docs_dir: Path) -> frozenset[str]:
         files = json.loads((docs_dir / MANIFEST).read_text(encoding="utf-8")).get("files", [])
     except (OSError, ValueError, AttributeError):
         return frozenset()
-    return frozenset(str(f).split("/", 1)[0] for f in files if isinstance(f, str))
+    # The manifest came from docs/: a planted one naming docs/README.md must not hide its edits.
+    return frozenset(str(f).split("/", 1)[0] for f in files if isinstance(f, str)) & GENERATED_ROOTS
 
 
 def _from_render(path: str, docs: str) -> bool:
