@@ -91,8 +91,8 @@ def test_text_puts_the_summary_before_the_changes(capsys: pytest.CaptureFixture[
     assert code == 0
     assert out.startswith("FAKE 1.0 -> FAKE 1.1: 14 differences\n")  # 5 changed, 1 plan and its 8 values
     assert out.index("Summary") < out.index("FAKE 1.1 · plan entry PLAN A") < out.index("close -> unlimited (5 values)")
-    assert ("  Plan entry PLAN B listed under FAKE 1.0 (not listed under FAKE 1.1; was place among plan entries 2; "
-            "source §8 rule 1). Its values can still be seen under FAKE 1.0.") in out
+    assert ("  Plan entry PLAN B is no longer listed: FAKE 1.0 lists it (2nd among the plan entries, cited from "
+            "§8 rule 1), FAKE 1.1 does not. Its values can still be seen under FAKE 1.0.") in out
     assert "/fakeWidgetList" not in out.split("plan entry PLAN B")[0]
 
 
@@ -425,11 +425,13 @@ def test_against_a_plan_entry_whose_source_changed_or_that_moved(capsys: pytest.
     # Every format gives each changed field's value on both sides (its place among the plan entries from 1).
     assert [c["values"] for c in data["changes"]] == [{"source": {"from": "§8", "to": "§8 rule 2"}},
                                                        {"order": {"from": 2, "to": 1}}, {"order": {"from": 1, "to": 2}}]
-    assert "FAKE 1.0 · plan entry PLAN A\n  Plan entry PLAN A under FAKE 1.0: source §8 -> §8 rule 2.\n" in text
-    assert "  Plan entry PLAN C under FAKE 3.0: place among plan entries 1 -> 2.\n" in text
+    assert ("FAKE 1.0 · plan entry PLAN A\n  Plan entry PLAN A under FAKE 1.0 changed between HEAD and main (working "
+            "tree): source §8 -> §8 rule 2.\n") in text
+    assert ("  Plan entry PLAN C under FAKE 3.0 changed between HEAD and main (working tree): moved from 1st to 2nd "
+            "among the plan entries.\n") in text
     assert "| Plan entries changed | 3 |" in md
-    assert ("#### `FAKE 3.0` · plan entry `PLAN A`\n\n- Plan entry `PLAN A` under `FAKE 3.0`: place among plan "
-            "entries 2 → 1.") in md
+    assert ("#### `FAKE 3.0` · plan entry `PLAN A`\n\n- Plan entry `PLAN A` under `FAKE 3.0` changed between `HEAD` "
+            "and `main (working tree)`: moved from 2nd to 1st among the plan entries.") in md
 
 
 def test_against_the_service_and_its_areas(capsys: pytest.CaptureFixture[str], repo: Path,
@@ -474,21 +476,26 @@ def test_against_the_service_and_its_areas(capsys: pytest.CaptureFixture[str], r
         {"order": {"from": 1, "to": 2}, "name": {"from": "Fake area", "to": "Fake area, renamed"}},
         {"order": {"from": None, "to": 3}, "name": {"from": None, "to": "Fake new area"}, "source": {"from": None, "to": "§1"}}]
     assert ("\nService and areas\n"
-            "  Service Faux *Service* <b>: name Fake Service -> Faux *Service* <b>; summary A fake service for "
-            "tests. -> Another fake summary.; lock values source §8 -> §8 rule 2.\n"
-            "  Area fake-gone removed (place among areas 3; name Fake area to drop; source §1).\n"
-            "  Area fake-second: place among areas 2 -> 1.\n"
-            "  Area fake-area: place among areas 1 -> 2; name Fake area -> Fake area, renamed.\n"
-            "  Area fake-new added: place among areas 3; name Fake new area; source §1.\n") in text
+            "  Service Faux *Service* <b> changed between HEAD and main (working tree): name Fake Service -> Faux "
+            "*Service* <b>; summary A fake service for tests. -> Another fake summary.; lock values source §8 -> "
+            "§8 rule 2.\n"
+            "  Area fake-gone removed at main (working tree); at HEAD it was 3rd among the areas, name Fake area to "
+            "drop, cited from §1.\n"
+            "  Area fake-second changed between HEAD and main (working tree): moved from 2nd to 1st among the areas.\n"
+            "  Area fake-area changed between HEAD and main (working tree): moved from 1st to 2nd among the areas; "
+            "name Fake area -> Fake area, renamed.\n"
+            "  Area fake-new is new at main (working tree): 3rd among the areas, name Fake new area, cited from "
+            "§1.\n") in text
     # Markdown: counted in the summary table; the service's name escaped as all catalogue text is.
     for row in ("| Service changed | 1 |", "| Area added | 1 |", "| Area removed | 1 |", "| Areas changed | 2 |"):
         assert row in md
     assert md.index("| Areas changed | 2 |") < md.index("#### Service and areas")
-    assert ("- Service Faux &#42;Service&#42; &#60;b&#62;: name `Fake Service` → Faux &#42;Service&#42; "
-            "&#60;b&#62;; summary `A fake service for tests.` → `Another fake summary.`; lock values source `§8` → "
-            "`§8 rule 2`.") in md
+    assert ("- Service Faux &#42;Service&#42; &#60;b&#62; changed between `HEAD` and `main (working tree)`: name "
+            "`Fake Service` → Faux &#42;Service&#42; &#60;b&#62;; summary `A fake service for tests.` → `Another fake "
+            "summary.`; lock values source `§8` → `§8 rule 2`.") in md
     assert "*Service*" not in md and "<b>" not in md
-    assert "- Area `fake-area`: place among areas 1 → 2; name `Fake area` → Fake area, renamed." in md
+    assert ("- Area `fake-area` changed between `HEAD` and `main (working tree)`: moved from 1st to 2nd among the "
+            "areas; name `Fake area` → Fake area, renamed.") in md
 
 
 def test_against_an_edit_that_changes_nothing_has_no_such_record(capsys: pytest.CaptureFixture[str], repo: Path,
@@ -515,8 +522,9 @@ def test_against_an_edit_that_changes_nothing_has_no_such_record(capsys: pytest.
         assert data["counts"]["by_kind"][word] == 0
     for text_or_md in (text, md):
         # Only the added area has a place among the areas (its own fact); no other area moved.
-        assert text_or_md.count("place among areas") == 1 and "Service changed" not in text_or_md
-        assert "Area fake-new added: place among areas 1; name Fake new area; source §1." in text_or_md.replace("`", "")
+        assert text_or_md.count("among the areas") == 1 and "Service changed" not in text_or_md
+        assert ("Area fake-new is new at main (working tree): 1st among the areas, name Fake new area, cited from "
+                "§1.") in text_or_md.replace("`", "")
 
 
 def test_against_the_plan_entries_the_service_declares(capsys: pytest.CaptureFixture[str], repo: Path,
@@ -552,8 +560,8 @@ def test_against_statements_about_the_whole_catalogue_are_true(capsys: pytest.Ca
     for out in (text, md):
         assert "No label lists it any more" not in out
     assert "Its values can still be seen under FAKE 2.0, FAKE 3.0." in text
-    assert "Plan entry PLAN B listed under FAKE 2.0 (not listed under it at HEAD; place among plan entries 3; " \
-        "source §8)." in text
+    assert ("Plan entry PLAN B is newly listed under FAKE 2.0 at main (working tree), 3rd among the plan entries, "
+            "cited from §8; at HEAD it is not.") in text
     assert "(not listed under FAKE 2.0)" not in text
 
 

@@ -205,9 +205,10 @@ def test_an_entry_moved_to_another_area_names_both_areas_and_sides_read_as_place
     del docs["versions"]["FAKE 2.0"]["plans"]["PLAN C"]
     b = _load(docs, tmp_path / "b")
     text = format_text(compare_catalogs(a, b, "main"))
-    assert ("Listing entry #1 POST /fakeWidgetCreate: area (inferred) Fake widget handling (fake-widgets) -> "
-            "Fake refunds (fake-refunds).") in text
-    assert "(not listed under it in the working tree; was place among plan entries 2; source §8)" in text
+    assert ("Listing entry #1 POST /fakeWidgetCreate changed between main and working tree: area (inferred) Fake "
+            "widget handling (fake-widgets) -> Fake refunds (fake-refunds).") in text
+    assert ("Plan entry PLAN C is no longer listed under FAKE 2.0 in the working tree; at main it was, 2nd among the "
+            "plan entries, cited from §8.") in text
     assert "at working tree" not in text
 
 

@@ -242,17 +242,27 @@ _FIELD_WORDS = {"name": "name", "summary": "summary", "source": "source", "plan_
                 "plan_entries": "plan entry names", "plan_entry_order": "order of the plan entry names",
                 "position": "position", "path": "path", "area": "area (inferred)", "version_marker": "version marker",
                 "not_shown": "not-shown items", "topic": "topic", "detail": "detail", "section": "section",
-                "scope": "scope", "entries": "entries", "method": "method", "draft": "draft",
+                "scope": "scope", "entries": "listing entries", "method": "method", "draft": "draft",
                 "subject": "subject"}
-"""How a changed field reads; `order` is said per kind ("place among labels")."""
+"""How a field reads in words; `order` and `draft` read as phrases of their own (`_fact`, `_change`)."""
+
+_CITED = {"source": "cited from", "plan_table_source": "plan table cited from",
+          "base_url_source": "base URL cited from", "lock_values_source": "lock values cited from"}
+"""Fields that hold a citation of the source, and how an added or removed thing's citation reads."""
+
+
+def ordinal(n: object) -> str:
+    """`1st`, `2nd`, `3rd`, `11th`, `22nd`."""
+    if not isinstance(n, int):
+        return str(n)
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _shown(value: object, name: Name) -> str:
     """A field's value as the formats print it (catalogue text through `name`, which escapes it)."""
     if value is None:
         return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
     if isinstance(value, list):
         return "[" + ", ".join(_shown(v, name) for v in value) + "]"
     if isinstance(value, dict):  # a version marker
@@ -263,8 +273,8 @@ def _shown(value: object, name: Name) -> str:
     return name(str(value))
 
 
-def _word(field: str, order_of: str) -> str:
-    return f"place among {order_of}" if field == "order" else _FIELD_WORDS.get(field, field.replace("_", " "))
+def _word(field: str) -> str:
+    return _FIELD_WORDS.get(field, field.replace("_", " "))
 
 
 def _value(field: str, value: object, name: Name, areas: dict[str, str]) -> str:
@@ -274,27 +284,52 @@ def _value(field: str, value: object, name: Name, areas: dict[str, str]) -> str:
     return _shown(value, name)
 
 
+def _fact(field: str, value: object, name: Name, order_of: str, areas: dict[str, str]) -> str:
+    """One fact of an added or removed thing as words: `3rd among the labels`, `cited from §8`, `a draft`."""
+    if field == "order":
+        return f"{ordinal(value)} among the {order_of}"
+    if field == "draft":
+        return "a draft" if value else "not a draft"
+    if value is None:
+        return f"no {_word(field)}"
+    if field in _CITED:
+        return f"{_CITED[field]} {_value(field, value, name, areas)}"
+    return f"{_word(field)} {_value(field, value, name, areas)}"
+
+
+def _change(field: str, before: object, after: object, name: Name, order_of: str, areas: dict[str, str]) -> str:
+    """One changed field as words, earlier side first: `moved from 2nd to 1st among the plan entries`,
+    `no longer a draft`, `source §8 → §8 rule 2`."""
+    if field == "order":
+        return f"moved from {ordinal(before)} to {ordinal(after)} among the {order_of}"
+    if field == "draft":
+        return "no longer a draft" if before and not after else "now a draft" if after else "not a draft"
+    return f"{_word(field)} {_value(field, before, name, areas)} → {_value(field, after, name, areas)}"
+
+
 def _fields(c: Change, name: Name, order_of: str = "", areas: dict[str, str] | None = None) -> str:
     """Each changed field of `c` with its value on each side: `source §8 rule 2 → §8 rule 1`."""
     values = {v.field: v for v in c.values}
-    parts = []
-    for f in c.fields:
-        v = values.get(f)
-        parts.append(f"{_word(f, order_of)} {_value(f, v.before, name, areas or {})} → "
-                     f"{_value(f, v.after, name, areas or {})}" if v is not None else f"{_word(f, order_of)} changed")
-    return "; ".join(parts)
+    return "; ".join(_change(f, values[f].before, values[f].after, name, order_of, areas or {}) if f in values
+                     else f"{_word(f)} changed" for f in c.fields)
 
 
 def _facts(c: Change, name: Name, order_of: str, skip: tuple[str, ...] = (), areas: dict[str, str] | None = None) -> str:
-    """Every fact of an added thing (its later values) or a removed one (its earlier values): `source §1; ...`."""
+    """Every fact of an added thing (its later values) or a removed one (its earlier values), as words:
+    `3rd among the labels, cited from §9, plan table title UPI Plan, not a draft`."""
     side = "after" if c.kind.endswith("-added") else "before"
-    return "; ".join(f"{_word(v.field, order_of)} {_value(v.field, getattr(v, side), name, areas or {})}"
+    return ", ".join(_fact(v.field, getattr(v, side), name, order_of, areas or {})
                      for v in c.values if v.field not in skip)
 
 
 def _at(side: str, name: Name) -> str:
     """Where a side's catalogue is: `at main`, or `in the working tree`."""
     return "in the working tree" if side == "working tree" else f"at {name(side)}"
+
+
+def _between(cmp: Comparison, name: Name) -> str:
+    """`between main and feature-x`: the two sides of a comparison of two catalogues."""
+    return f"between {name(cmp.from_side)} and {name(cmp.to_side)}"
 
 
 def _renamed(c: Change, name: Name, what: Callable[[Place], object]) -> str:
@@ -313,38 +348,42 @@ Describe = Callable[[Change, Comparison, Name], str]
 
 
 def _label_added(c: Change, cmp: Comparison, name: Name) -> str:
-    after = f", after {name(c.basis.label)}" if c.basis is not None else ", the first label"
-    return (f"Version label {name(c.after.label)} added{after}: {_facts(c, name, 'labels')}."
-            + _renamed(c, name, lambda p: p.label))
+    after = f"after {name(c.basis.label)}" if c.basis is not None else "as the first label"
+    return (f"Version label {name(c.after.label)} is new {_at(cmp.to_side, name)}, {after}: "
+            f"{_facts(c, name, 'labels')}." + _renamed(c, name, lambda p: p.label))
 
 
 def _label_removed(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Version label {name(c.before.label)} removed ({_facts(c, name, 'labels')}); its values are only in "
-            f"the catalogue {_at(cmp.from_side, name)}." + _renamed(c, name, lambda p: p.label))
+    return (f"Version label {name(c.before.label)} removed {_at(cmp.to_side, name)}; {_at(cmp.from_side, name)} it was "
+            f"{_facts(c, name, 'labels')}, and its values are only in that catalogue."
+            + _renamed(c, name, lambda p: p.label))
 
 
 def _label_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return f"Version label {name(c.after.label)}: {_fields(c, name, 'labels')}."
+    return f"Version label {name(c.after.label)} changed {_between(cmp, name)}: {_fields(c, name, 'labels')}."
 
 
 def _plan_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return f"Plan entry {name(c.after.plan)} under {name(c.after.label)}: {_fields(c, name, 'plan entries')}."
+    return (f"Plan entry {name(c.after.plan)} under {name(c.after.label)} changed {_between(cmp, name)}: "
+            f"{_fields(c, name, 'plan entries')}.")
 
 
 def _service_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return f"Service {name(c.after.service)}: {_fields(c, name)}."
+    return f"Service {name(c.after.service)} changed {_between(cmp, name)}: {_fields(c, name)}."
 
 
 def _area_added(c: Change, cmp: Comparison, name: Name) -> str:
-    return f"Area {name(c.after.area)} added: {_facts(c, name, 'areas')}." + _renamed(c, name, lambda p: p.area)
+    return (f"Area {name(c.after.area)} is new {_at(cmp.to_side, name)}: {_facts(c, name, 'areas')}."
+            + _renamed(c, name, lambda p: p.area))
 
 
 def _area_removed(c: Change, cmp: Comparison, name: Name) -> str:
-    return f"Area {name(c.before.area)} removed ({_facts(c, name, 'areas')})." + _renamed(c, name, lambda p: p.area)
+    return (f"Area {name(c.before.area)} removed {_at(cmp.to_side, name)}; {_at(cmp.from_side, name)} it was "
+            f"{_facts(c, name, 'areas')}." + _renamed(c, name, lambda p: p.area))
 
 
 def _area_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return f"Area {name(c.after.area)}: {_fields(c, name, 'areas')}."
+    return f"Area {name(c.after.area)} changed {_between(cmp, name)}: {_fields(c, name, 'areas')}."
 
 
 def _basis(c: Change, name: Name) -> str:
@@ -357,20 +396,34 @@ def _basis(c: Change, name: Name) -> str:
 
 def _plan_added(c: Change, cmp: Comparison, name: Name) -> str:
     b, a = c.before, c.after
-    where = ("a new label" if b.label is None else f"not listed under it {_at(cmp.from_side, name)}"
-             if b.label == a.label else f"not listed under {name(b.label)}")
-    listed = f"Plan entry {name(a.plan)} listed under {name(a.label)} ({where}; {_facts(c, name, 'plan entries')})."
-    return f"{listed} {_basis(c, name)}" + _renamed(c, name, lambda p: p.plan)
+    listing = _facts(c, name, "plan entries")
+    if b.label is None:
+        said = (f"Plan entry {name(a.plan)} is listed under {name(a.label)}, a label new {_at(cmp.to_side, name)}: "
+                f"{listing}.")
+    elif b.label == a.label:
+        said = (f"Plan entry {name(a.plan)} is newly listed under {name(a.label)} {_at(cmp.to_side, name)}, "
+                f"{listing}; {_at(cmp.from_side, name)} it is not.")
+    else:
+        said = (f"Plan entry {name(a.plan)} is newly listed: {name(a.label)} lists it ({listing}), "
+                f"{name(b.label)} does not.")
+    return f"{said} {_basis(c, name)}" + _renamed(c, name, lambda p: p.plan)
 
 
 def _plan_removed(c: Change, cmp: Comparison, name: Name) -> str:
     b, a = c.before, c.after
-    where = ("label removed" if a.label is None else f"not listed under it {_at(cmp.to_side, name)}"
-             if a.label == b.label else f"not listed under {name(a.label)}")
+    listing = _facts(c, name, "plan entries")
+    if a.label is None:
+        said = (f"Plan entry {name(b.plan)} is no longer listed under {name(b.label)}, a label removed "
+                f"{_at(cmp.to_side, name)}; {_at(cmp.from_side, name)} it was {listing}.")
+    elif a.label == b.label:
+        said = (f"Plan entry {name(b.plan)} is no longer listed under {name(b.label)} {_at(cmp.to_side, name)}; "
+                f"{_at(cmp.from_side, name)} it was, {listing}.")
+    else:
+        said = (f"Plan entry {name(b.plan)} is no longer listed: {name(b.label)} lists it ({listing}), "
+                f"{name(a.label)} does not.")
     seen = (f"Its values can still be seen under {', '.join(map(name, c.seen_under))}."
             if c.seen_under else "No label lists it any more.")
-    return (f"Plan entry {name(b.plan)} listed under {name(b.label)} ({where}; was "
-            f"{_facts(c, name, 'plan entries')}). {seen}" + _renamed(c, name, lambda p: p.plan))
+    return f"{said} {seen}" + _renamed(c, name, lambda p: p.plan)
 
 
 _ENTRY_NAMED_BY = ("position", "method", "path")
@@ -378,30 +431,33 @@ _ENTRY_NAMED_BY = ("position", "method", "path")
 
 
 def _entry_added(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Listing entry #{c.after.position} POST {name(_entry(c))} added: "
+    return (f"Listing entry #{c.after.position} POST {name(_entry(c))} is new {_at(cmp.to_side, name)}: "
             f"{_facts(c, name, 'entries', _ENTRY_NAMED_BY, dict(cmp.area_names))}.")
 
 
 def _entry_removed(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Listing entry #{c.before.position} POST {name(_entry(c, 'before'))} removed (was "
-            f"{_facts(c, name, 'entries', _ENTRY_NAMED_BY, dict(cmp.area_names))}).")
+    return (f"Listing entry #{c.before.position} POST {name(_entry(c, 'before'))} removed {_at(cmp.to_side, name)}; "
+            f"{_at(cmp.from_side, name)} it had "
+            f"{_facts(c, name, 'entries', _ENTRY_NAMED_BY, dict(cmp.area_names))}.")
 
 
 def _entry_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Listing entry #{c.after.position} POST {name(_entry(c))}: "
+    return (f"Listing entry #{c.after.position} POST {name(_entry(c))} changed {_between(cmp, name)}: "
             f"{_fields(c, name, '', dict(cmp.area_names))}.")
 
 
 def _not_shown_added(c: Change, cmp: Comparison, name: Name) -> str:
-    return f"Not-shown item {name(c.after.not_shown)} added: {_facts(c, name, 'register items')}."
+    return (f"Not-shown item {name(c.after.not_shown)} is new {_at(cmp.to_side, name)}: "
+            f"{_facts(c, name, 'register items')}.")
 
 
 def _not_shown_removed(c: Change, cmp: Comparison, name: Name) -> str:
-    return f"Not-shown item {name(c.before.not_shown)} removed (was {_facts(c, name, 'register items')})."
+    return (f"Not-shown item {name(c.before.not_shown)} removed {_at(cmp.to_side, name)}; "
+            f"{_at(cmp.from_side, name)} it was {_facts(c, name, 'register items')}.")
 
 
 def _not_shown_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Not-shown item {name(c.after.not_shown)} ({name(c.after.section)}): "
+    return (f"Not-shown item {name(c.after.not_shown)} ({name(c.after.section)}) changed {_between(cmp, name)}: "
             f"{_fields(c, name, 'register items')}.")
 
 
@@ -426,15 +482,31 @@ def describe(c: Change, cmp: Comparison, name: Name) -> str:
     return step(c, cmp, name)
 
 
+def side_names(cmp: Comparison, c: Change, name: Name) -> tuple[str, str]:
+    """Whose values a value record compares, earlier side first: `under UPI_N 1.0.1`, `under UPI_N 1.1.0`
+    (two labels), `under L at main`, `under L at feature-x` (two revisions), or the two (label, plan entry) sides."""
+    if cmp.mode == "plans":
+        return name(cmp.from_side), name(cmp.to_side)
+
+    def one(label: str | None, side: str) -> str:
+        under = f"under {name(label)}" if label is not None else ""
+        at = _at(side, name) if cmp.mode == "revisions" else ""
+        return " ".join(w for w in (under, at) if w)
+    return one(c.before.label, cmp.from_side), one(c.after.label, cmp.to_side)
+
+
 def transition_title(kind: ChangeKind, a: str | None, b: str | None, values: list[Change], name: Name,
-                     basis: object = None) -> str:
-    """`close → unlimited (3 values)`, `new: close (2 values)`, `no longer listed: unlimited (1 value)`;
-    with `basis` (a re-listed plan entry), the labels compared are named too."""
+                     basis: object = None, cmp: Comparison | None = None) -> str:
+    """`close → unlimited (3 values)`, `New under B: close (2 values; not listed under A)`, `No longer listed
+    under B: unlimited under A (1 value)`; with `basis` (a re-listed plan entry), the labels compared are named
+    too."""
     n = plural(len(values), "value", "values")
+    before, after = side_names(cmp, values[0], name) if cmp is not None else ("", "")
     if kind == "value-added":
-        return f"New: {name(b)} ({n})"
+        return f"New {after}: {name(b)} ({n}; not listed {before})" if cmp is not None else f"New: {name(b)} ({n})"
     if kind == "value-removed":
-        return f"No longer listed: {name(a)} ({n})"
+        return (f"No longer listed {after}: {name(a)} {before} ({n})" if cmp is not None
+                else f"No longer listed: {name(a)} ({n})")
     labels = {(c.before.label, c.after.label) for c in values}
     between = ""
     if len(labels) == 1 and basis is not None:
@@ -472,7 +544,7 @@ def format_text(cmp: Comparison, notes: Notes = NO_NOTES) -> str:
         out.extend(f"  {describe(c, cmp, _plain)} [{c.id}]{_text_note(c, notes)}".replace("→", "->")
                    for c in g.records)
         for kind, a, b, values in g.transitions():
-            out.append(f"  {transition_title(kind, a, b, values, _plain, g.basis)}".replace("→", "->"))
+            out.append(f"  {transition_title(kind, a, b, values, _plain, g.basis, cmp)}".replace("→", "->"))
             pw = max(len(_entry(c)) for c in values)
             out.extend(f"    {c.position:>4}  {_entry(c):<{pw}}  {c.id}{_text_note(c, notes)}" for c in values)
         if g.unchanged:
@@ -517,26 +589,31 @@ def _md_ref(c: Change, notes: Notes) -> str:
 
 
 def _value_table(cmp: Comparison, kind: ChangeKind, values: list[Change], limit: int, notes: Notes) -> list[str]:
-    a = values[0]
-    if kind == "value-added":
-        head = ["| Position | Path | Value | Change id |", "|---:|---|---|---|"]
-        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.to_value)} | {_md_ref(c, notes)} |"
-                for c in values[:limit]]
-    elif kind == "value-removed":
-        head = ["| Position | Path | Value | Change id |", "|---:|---|---|---|"]
-        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} | {_md_ref(c, notes)} |"
-                for c in values[:limit]]
-    else:
-        before = _md(a.before.label) if a.before.label else "from"
-        after = _md(a.after.label) if a.after.label else "to"
-        if cmp.mode == "plans":
-            before, after = _md(cmp.from_side), _md(cmp.to_side)
-        elif before == after:  # the same label on both sides (--against): the sides are the two revisions
-            before, after = f"{before} ({_md(cmp.from_side)})", f"{after} ({_md(cmp.to_side)})"
-        head = [f"| Position | Path | {before} | {after} | Change id |", "|---:|---|---|---|---|"]
-        rows = [f"| {c.position} | {_md(_entry(c))} | {_md(c.from_value)} | {_md(c.to_value)} | {_md_ref(c, notes)} |"
-                for c in values[:limit]]
-    return head + rows
+    before, after = _column_heads(cmp, values[0])
+    head = [f"| Position | Path | {before} | {after} | Change id |", "|---:|---|---|---|---|"]
+    return head + [f"| {c.position} | {_md(_entry(c))} | {_cell(c.from_value)} | {_cell(c.to_value)} | "
+                   f"{_md_ref(c, notes)} |" for c in values[:limit]]
+
+
+def _cell(value: str | None) -> str:
+    """A value cell: the value, or `not listed` on the side whose label does not list the plan entry."""
+    return _md(value) if value is not None else "not listed"
+
+
+def _column_heads(cmp: Comparison, a: Change) -> tuple[str, str]:
+    """Whose value each column holds: the two labels; the same label at the two revisions; the two (label, plan
+    entry) sides; the revision alone on a side whose label is missing (new, or removed)."""
+    if cmp.mode == "plans":
+        return _md(cmp.from_side), _md(cmp.to_side)
+    before = _md(a.before.label) if a.before.label else _md(cmp.from_side)
+    after = _md(a.after.label) if a.after.label else _md(cmp.to_side)
+    if cmp.mode == "revisions" and a.before.label is not None and a.before.label == a.after.label:
+        before, after = f"{before} ({_md(cmp.from_side)})", f"{after} ({_md(cmp.to_side)})"
+    elif cmp.mode == "revisions" and (a.before.label is None) != (a.after.label is None):
+        # one side has no label (a label new or removed): say which revision each column is
+        before = f"{before} ({_md(cmp.from_side)})" if a.before.label else before
+        after = f"{after} ({_md(cmp.to_side)})" if a.after.label else after
+    return before, after
 
 
 def _left_out(n: int) -> str:
@@ -591,12 +668,14 @@ def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | Non
             out.append(f"- {describe(c, cmp, _md)} {_md_ref(c, comment.notes)}")
         if g.records:
             out.append("")
-        tables = [(transition_title(k, a, b, vs, _md, g.basis), transition_title(k, a, b, vs, _html, g.basis), _value_table(
+        tables = [(transition_title(k, a, b, vs, _md, g.basis, cmp), transition_title(k, a, b, vs, _html, g.basis, cmp), _value_table(
             cmp, k, vs, len(vs) if rows_limit is None else rows_limit, comment.notes), len(vs)) for k, a, b, vs in g.transitions()]
         if g.lists_unchanged and g.unchanged:
             n = len(g.unchanged)
             keep = g.unchanged if rows_limit is None else g.unchanged[:rows_limit]
-            table = ["| Position | Path | Value |", "|---:|---|---|"] + [
+            u0 = g.unchanged[0]
+            same = f"Value (the same under {_md(u0.before_label)} and {_md(u0.after_label)})"
+            table = [f"| Position | Path | {same} |", "|---:|---|---|"] + [
                 f"| {u.position} | {_md(_entry(u))} | {_md(u.value)} |" for u in keep]
             words = f"Unchanged ({plural(n, 'value', 'values')})"
             tables.append((words, words, table, n))
