@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalog_docs import cli
@@ -67,6 +67,7 @@ _SPELLINGS = st.sampled_from([
 ])
 
 
+@settings(deadline=None)  # each example reads and writes files: a loaded machine is slow
 @given(spelling=_SPELLINGS)
 def test_no_other_spelling_of_a_label_passes(spelling: Callable[[str], str]) -> None:
     new = spelling(LABEL)

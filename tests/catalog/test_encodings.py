@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalog_docs.catalog.load import read_text, wide_encoding
@@ -30,6 +30,7 @@ def _saved(text: str, codec: str, bom: bool) -> bytes:
     return (("\ufeff" if bom else "") + text).encode(codec)
 
 
+@settings(deadline=None)  # each example reads and writes files: a loaded machine is slow
 @given(text=_text, codec=st.sampled_from(sorted(ENCODINGS)), bom=st.booleans())
 def test_any_wide_text_gets_one_error_naming_its_encoding(tmp_path_factory: pytest.TempPathFactory, text: str,
                                                           codec: str, bom: bool) -> None:
@@ -42,6 +43,7 @@ def test_any_wide_text_gets_one_error_naming_its_encoding(tmp_path_factory: pyte
         f"{'with' if bom else 'without'} a byte order mark (save it as UTF-8)"]
 
 
+@settings(deadline=None)  # each example reads and writes files: a loaded machine is slow
 @given(text=st.text(st.characters(blacklist_categories=("Cs",))))
 def test_utf8_text_is_never_taken_for_a_wide_encoding(text: str) -> None:
     """Without a NUL character, UTF-8 has neither the NUL bytes nor the marks the wide encodings start with."""

@@ -12,7 +12,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalog_docs.catalog.names import look_alike_key, name_flaw
@@ -72,12 +72,14 @@ def _line_of_extra(k: int) -> int:
     return text[: text.index(PLANS_BLOCK)].count("\n") + PLANS_BLOCK.count("\n") + 1 + k
 
 
+@settings(deadline=None)  # each example reads and writes files: a loaded machine is slow
 @given(name=clean_names)
 def test_a_clean_name_passes(name: str) -> None:
     assert name_flaw(name) is None
     assert _check([name]) == []
 
 
+@settings(deadline=None)  # each example reads and writes files: a loaded machine is slow
 @given(name=clean_names, how=st.sampled_from(sorted(_TRANSFORMS)), where=st.integers(0, 80))
 def test_a_look_alike_is_refused_at_its_place_naming_the_other(name: str, how: str, where: int) -> None:
     alike = _TRANSFORMS[how](name, where)
@@ -98,6 +100,7 @@ def test_a_look_alike_is_refused_at_its_place_naming_the_other(name: str, how: s
                           f"more than case, spacing or character width)"]
 
 
+@settings(deadline=None)  # each example reads and writes files: a loaded machine is slow
 @given(name=st.text(min_size=1, max_size=20))
 def test_the_rules_in_words(name: str) -> None:
     """Which rule `name_flaw` names, for any text: the first that the name breaks, in this order."""
