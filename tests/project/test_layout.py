@@ -8,6 +8,7 @@ too) with `ast`, so a new import that points the wrong way fails here with the t
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,17 @@ def test_architecture_page_names_every_folder() -> None:
     assert folders == sorted(STAGES)
     missing = [f for f in folders if f"`{f}/`" not in text]
     assert not missing, f"ARCHITECTURE.md does not name {missing}"
+
+
+def test_security_md_cites_tests_that_exist() -> None:
+    """SECURITY.md names the tests that hold each untrusted input to its contract: every file and test
+    function it names exists (`::name` after a file belongs to that file)."""
+    text = (ROOT / "SECURITY.md").read_text(encoding="utf-8")
+    cited, current = [], ""
+    for match in re.finditer(r"`(tests/[\w/]+\.py)(?:::(\w+))?`|`::(\w+)`", text):
+        current = match.group(1) or current
+        cited.append((current, match.group(2) or match.group(3)))
+    assert len({path for path, _ in cited}) >= 10
+    for path, name in cited:
+        source = (ROOT / path).read_text(encoding="utf-8")
+        assert name is None or re.search(rf"^def {name}\(", source, re.M), f"{path}::{name}"
