@@ -19,12 +19,14 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from dataclasses import fields as dataclass_fields
+from itertools import pairwise
 from typing import Any, Literal, NamedTuple
 
 from catalog_docs.catalog.model import (
     Area,
     Catalog,
     ListingEntry,
+    LockValue,
     NotShown,
     PlanEntry,
     Service,
@@ -72,7 +74,7 @@ class Place:
     plan: str | None = None
     position: int | None = None
     path: str | None = None
-    value: str | None = None
+    value: LockValue | None = None
     not_shown: str | None = None
     section: str | None = None
     service: str | None = None
@@ -218,7 +220,7 @@ class Unchanged(NamedTuple):
     after_plan: str | None
     position: int
     path: str | None
-    value: str
+    value: LockValue
     before_position: int | None = None
     before_path: str | None = None
 
@@ -327,12 +329,13 @@ def parse_side(text: str, catalog: Catalog) -> Side:
     return Side(label=label, plan=plan or None)
 
 
-def _place(label: str | None, plan: str | None, entry: ListingEntry, value: str | None = None) -> Place:
+def _place(label: str | None, plan: str | None, entry: ListingEntry, value: LockValue | None = None) -> Place:
     return Place(label=label, plan=plan, position=entry.position, path=entry.path, value=value)
 
 
-def _compare_values(before: tuple[str, str], after: tuple[str, str], pairs: Iterable[tuple[ListingEntry, str,
-                    ListingEntry, str]], changes: list[Change], unchanged: list[Unchanged]) -> None:
+def _compare_values(before: tuple[str, str], after: tuple[str, str],
+                    pairs: Iterable[tuple[ListingEntry, LockValue, ListingEntry, LockValue]], changes: list[Change],
+                    unchanged: list[Unchanged]) -> None:
     """Value records for (old entry, old value, new entry, new value) pairs of two (label, plan) columns."""
     for ea, va, eb, vb in pairs:
         if va != vb:
@@ -380,10 +383,10 @@ def _listed(catalog: Catalog, from_label: str | None, version: VersionLabel, pla
         old = prev.plan(plan.name)
         assert old is not None
         _compare_values((prev.label, plan.name), (version.label, plan.name),
-                        ((e, va, e, vb) for e, va, vb in zip(catalog.entries, old.values, plan.values)),
+                        ((e, va, e, vb) for e, va, vb in zip(catalog.entries, old.values, plan.values, strict=True)),
                         changes, unchanged)
     else:
-        for e, v in zip(catalog.entries, plan.values):
+        for e, v in zip(catalog.entries, plan.values, strict=True):
             changes.append(Change(kind="value-added", before=_place(from_label, None, e),
                                   after=_place(version.label, plan.name, e, v)))
 
@@ -394,7 +397,7 @@ def _unlisted(entries: tuple[ListingEntry, ...], version: VersionLabel, plan: Pl
     changes.append(Change(kind="plan-removed", before=Place(label=version.label, plan=plan.name),
                           after=Place(label=to_label), seen_under=seen_under,
                           **_whole(facts(plan, version.plans.index(plan) + 1), None)))
-    for e, v in zip(entries, plan.values):
+    for e, v in zip(entries, plan.values, strict=True):
         changes.append(Change(kind="value-removed", before=_place(version.label, plan.name, e, v),
                               after=_place(to_label, None, e), seen_under=seen_under))
 
@@ -403,20 +406,37 @@ def _listing_labels(catalog: Catalog, name: str) -> tuple[str, ...]:
     return tuple(v.label for v in catalog.versions if v.plan(name) is not None)
 
 
+def _same_entries(catalog: Catalog, before: tuple[str, PlanEntry], after: tuple[str, PlanEntry],
+                  changes: list[Change], unchanged: list[Unchanged]) -> None:
+    """The value records of two (label, plan entry) columns of one catalogue, entry by entry."""
+    (la, pa), (lb, pb) = before, after
+    _compare_values((la, pa.name), (lb, pb.name),
+                    ((e, x, e, y) for e, x, y in zip(catalog.entries, pa.values, pb.values, strict=True)),
+                    changes, unchanged)
+
+
+def _version(catalog: Catalog, side: Side) -> VersionLabel:
+    version = catalog.version(side.label or "")
+    assert version is not None, "parse_side checks labels"
+    return version
+
+
+def _plan(version: VersionLabel, name: str) -> PlanEntry:
+    plan = version.plan(name)
+    assert plan is not None, "parse_side checks plan entries"
+    return plan
+
+
 def compare_sides(catalog: Catalog, from_side: Side, to_side: Side) -> Comparison:
     """Compare two labels (plan entries matched by name) or two (label, plan entry) pairs of one catalogue."""
     if (from_side.plan is None) != (to_side.plan is None):
         raise CatalogDocsError("compare a label with a label, or LABEL:PLAN with LABEL:PLAN, not one with the other")
-    va = catalog.version(from_side.label or "")
-    vb = catalog.version(to_side.label or "")
-    assert va is not None and vb is not None, "parse_side checks labels"
+    va, vb = _version(catalog, from_side), _version(catalog, to_side)
     changes: list[Change] = []
     unchanged: list[Unchanged] = []
     if from_side.plan is not None and to_side.plan is not None:
-        pa, pb = va.plan(from_side.plan), vb.plan(to_side.plan)
-        assert pa is not None and pb is not None, "parse_side checks plan entries"
-        _compare_values((va.label, pa.name), (vb.label, pb.name),
-                        ((e, x, e, y) for e, x, y in zip(catalog.entries, pa.values, pb.values)), changes, unchanged)
+        _same_entries(catalog, (va.label, _plan(va, from_side.plan)), (vb.label, _plan(vb, to_side.plan)),
+                      changes, unchanged)
         return Comparison(mode="plans", before=from_side, after=to_side, changes=tuple(changes),
                           unchanged=tuple(unchanged))
     # Grouped by plan entry: the later label's plan entries in its order, then those it no longer lists.
@@ -425,9 +445,7 @@ def compare_sides(catalog: Catalog, from_side: Side, to_side: Side) -> Compariso
         if pa is None:
             _listed(catalog, va.label, vb, pb, changes, unchanged)
         else:
-            _compare_values((va.label, pa.name), (vb.label, pb.name),
-                            ((e, x, e, y) for e, x, y in zip(catalog.entries, pa.values, pb.values)),
-                            changes, unchanged)
+            _same_entries(catalog, (va.label, pa), (vb.label, pb), changes, unchanged)
     for pa in va.plans:
         if vb.plan(pa.name) is None:
             _unlisted(catalog.entries, va, pa, vb.label, _listing_labels(catalog, pa.name), changes)
@@ -437,17 +455,14 @@ def compare_sides(catalog: Catalog, from_side: Side, to_side: Side) -> Compariso
 
 def consecutive_pairs(catalog: Catalog) -> list[tuple[VersionLabel, VersionLabel]]:
     """Each label with the one published after it."""
-    return list(zip(catalog.versions, catalog.versions[1:]))
+    return list(pairwise(catalog.versions))
 
 
 def _match_entries(old: Catalog, new: Catalog) -> dict[int, ListingEntry]:
     """Old position -> new entry. The same path is the same entry; entries without a path are matched in
     listing order (the source names them by position only); an unmatched old entry and an unmatched new
     entry at the same position are one entry whose path changed."""
-    new_by_path = {e.path: e for e in new.entries if e.path is not None}
-    matched = {e.position: new_by_path[e.path] for e in old.entries if e.path in new_by_path}
-    pathless = zip((e for e in old.entries if e.path is None), (e for e in new.entries if e.path is None))
-    matched.update((o.position, e) for o, e in pathless)
+    matched = _same_path(old, new) | _pathless_in_order(old, new)
     taken = {e.position for e in matched.values()}
     fresh = {e.position: e for e in new.entries if e.position not in taken}
     for o in old.entries:
@@ -456,13 +471,26 @@ def _match_entries(old: Catalog, new: Catalog) -> dict[int, ListingEntry]:
     return matched
 
 
+def _same_path(old: Catalog, new: Catalog) -> dict[int, ListingEntry]:
+    """Old position -> new entry, for the entries with the same path on both sides."""
+    new_by_path = {e.path: e for e in new.entries if e.path is not None}
+    return {e.position: new_by_path[e.path] for e in old.entries if e.path in new_by_path}
+
+
+def _pathless_in_order(old: Catalog, new: Catalog) -> dict[int, ListingEntry]:
+    """Old position -> new entry, for the entries without a path, in listing order (as many as both have)."""
+    pathless = zip((e for e in old.entries if e.path is None), (e for e in new.entries if e.path is None),
+                   strict=False)
+    return {o.position: e for o, e in pathless}
+
+
 def _moved(old: list[str], new: list[str]) -> set[str]:
     """The names on both sides whose place among the names on both sides differs (moved in the order).
     A name added or removed elsewhere does not move the others."""
     in_old, in_new = set(old), set(new)
     kept_old = [n for n in old if n in in_new]
     kept_new = [n for n in new if n in in_old]
-    return {a for a, b in zip(kept_old, kept_new) if a != b}
+    return {a for a, b in zip(kept_old, kept_new, strict=True) if a != b}
 
 
 def _kept(kind: ChangeKind, before: Place, after: Place, old_facts: dict[str, object], new_facts: dict[str, object],
@@ -487,18 +515,31 @@ def _ordered(old: list[str], new: list[str]) -> tuple[set[str], dict[str, int], 
 def _service_changes(old_catalog: Catalog, new_catalog: Catalog) -> list[Change]:
     """service-changed (its own fields; the plan entry names it declares, added or removed; their order, which
     is the order of every page's plan columns), then area-removed, area-added and area-changed (areas matched by id)."""
-    old, new = old_catalog.service, new_catalog.service
-    changes: list[Change] = []
+    service = _service_record(old_catalog, new_catalog)
+    return ([service] if service is not None else []) + _area_changes(old_catalog.service, new_catalog.service)
 
-    def service_facts(c: Catalog) -> dict[str, object]:
-        return {**facts(c.service), "plan_entries": list(c.plan_names), "plan_entry_order": list(c.plan_names)}
-    before, after = service_facts(old_catalog), service_facts(new_catalog)
-    names = tuple(f for f in after if f not in ("plan_entries", "plan_entry_order") and before[f] != after[f]) \
-        + (("plan_entries",) if set(old_catalog.plan_names) != set(new_catalog.plan_names) else ()) \
-        + (("plan_entry_order",) if _moved(list(old_catalog.plan_names), list(new_catalog.plan_names)) else ())
-    if names:
-        changes.append(Change(kind="service-changed", before=Place(service=old.name), after=Place(service=new.name),
-                              fields=names, values=_values(names, before, after)))
+
+def _service_facts(c: Catalog) -> dict[str, object]:
+    return {**facts(c.service), "plan_entries": list(c.plan_names), "plan_entry_order": list(c.plan_names)}
+
+
+def _service_record(old_catalog: Catalog, new_catalog: Catalog) -> Change | None:
+    """service-changed, or None: its own fields, the plan entry names it declares (added or removed), and their
+    order (moved among the names on both sides)."""
+    old_names, new_names = list(old_catalog.plan_names), list(new_catalog.plan_names)
+    before, after = _service_facts(old_catalog), _service_facts(new_catalog)
+    own = tuple(f for f in after if f not in ("plan_entries", "plan_entry_order") and before[f] != after[f])
+    names = (own + (("plan_entries",) if set(old_names) != set(new_names) else ())
+             + (("plan_entry_order",) if _moved(old_names, new_names) else ()))
+    if not names:
+        return None
+    return Change(kind="service-changed", before=Place(service=old_catalog.service.name),
+                  after=Place(service=new_catalog.service.name), fields=names, values=_values(names, before, after))
+
+
+def _area_changes(old: Service, new: Service) -> list[Change]:
+    """area-removed, then area-added and area-changed in the new order (areas matched by id)."""
+    changes: list[Change] = []
     old_ids, new_ids = [a.id for a in old.areas], [a.id for a in new.areas]
     moved, old_at, new_at = _ordered(old_ids, new_ids)
     old_areas = {a.id: a for a in old.areas}
@@ -524,7 +565,8 @@ def _entry_changes(old: Catalog, new: Catalog, matched: dict[int, ListingEntry])
         e = matched.get(o.position)
         if e is None:
             changes.append(Change(kind="entry-removed", before=_place(None, None, o), **_whole(facts(o), None)))
-        elif (c := _kept("entry-changed", _place(None, None, o), _place(None, None, e), facts(o), facts(e))) is not None:
+        elif (c := _kept("entry-changed", _place(None, None, o), _place(None, None, e), facts(o),
+                         facts(e))) is not None:
             changes.append(c)
     for e in new.entries:
         if e.position not in kept:
@@ -557,9 +599,9 @@ def _plan_values(old: Catalog, new: Catalog, matched: dict[int, ListingEntry], v
                  vb: VersionLabel, pb: PlanEntry, changes: list[Change], unchanged: list[Unchanged]) -> None:
     """The values of a plan entry listed under a label on both sides, matched by listing entry."""
     kept = {e.position for e in matched.values()}
-    new_values = {e.position: v for e, v in zip(new.entries, pb.values)}
+    new_values = {e.position: v for e, v in zip(new.entries, pb.values, strict=True)}
     pairs = []
-    for o, v in zip(old.entries, pa.values):
+    for o, v in zip(old.entries, pa.values, strict=True):
         e = matched.get(o.position)
         if e is None:
             changes.append(Change(kind="value-removed", before=_place(va.label, pa.name, o, v),
@@ -567,7 +609,7 @@ def _plan_values(old: Catalog, new: Catalog, matched: dict[int, ListingEntry], v
         else:
             pairs.append((o, v, e, new_values[e.position]))
     _compare_values((va.label, pa.name), (vb.label, pb.name), pairs, changes, unchanged)
-    for e, v in zip(new.entries, pb.values):
+    for e, v in zip(new.entries, pb.values, strict=True):
         if e.position not in kept:
             changes.append(Change(kind="value-added", before=Place(label=va.label, plan=pa.name),
                                   after=_place(vb.label, pb.name, e, v)))
@@ -596,13 +638,14 @@ def _rename_contents(old: Catalog, new: Catalog, changes: list[Change]) -> dict[
     def label_contents(catalog: Catalog, label: str) -> object:
         v = catalog.version(label)
         assert v is not None
-        return (facts(v), tuple((p.name, p.source, tuple(zip((e.key for e in catalog.entries), p.values))) for p in v.plans))
+        keys = [e.key for e in catalog.entries]
+        return (facts(v), tuple((p.name, p.source, tuple(zip(keys, p.values, strict=True))) for p in v.plans))
 
     def plan_contents(catalog: Catalog, label: str, plan: str) -> object:
         v = catalog.version(label)
         p = v.plan(plan) if v is not None else None
         assert p is not None
-        return (label, p.source, tuple(zip((e.key for e in catalog.entries), p.values)))
+        return (label, p.source, tuple(zip((e.key for e in catalog.entries), p.values, strict=True)))
 
     def area_contents(catalog: Catalog, area: str) -> object:
         a = next(x for x in catalog.service.areas if x.id == area)
@@ -620,6 +663,65 @@ def _rename_contents(old: Catalog, new: Catalog, changes: list[Change]) -> dict[
     return out
 
 
+_RENAMEABLE: tuple[tuple[ChangeKind, ChangeKind], ...] = (
+    ("label-removed", "label-added"), ("plan-removed", "plan-added"), ("area-removed", "area-added"))
+"""The removed and added kinds whose records may be linked as `possibly_renamed`."""
+
+
+def _label_changes(old: Catalog, new: Catalog, matched: dict[int, ListingEntry], changes: list[Change],
+                   unchanged: list[Unchanged]) -> None:
+    """label-removed (each with its plan entries' values), then, label by label of the new catalogue, a label
+    added (with everything it lists) or one on both sides (label-changed, then its plan entries)."""
+    new_labels = {v.label for v in new.versions}
+    moved, old_at, new_at = _ordered([v.label for v in old.versions], [v.label for v in new.versions])
+    for va in old.versions:
+        if va.label not in new_labels:
+            # Its values are only in the catalogue at the old revision: nothing to point to here.
+            changes.append(Change(kind="label-removed", before=Place(label=va.label),
+                                  **_whole(facts(va, old_at[va.label]), None)))
+            for pa in va.plans:
+                _unlisted(old.entries, va, pa, None, _listing_labels(new, pa.name), changes)
+    for i, vb in enumerate(new.versions):
+        was = old.version(vb.label)
+        if was is None:
+            _added_label(new, i, vb, new_at[vb.label], changes, unchanged)
+            continue
+        if (c := _kept("label-changed", Place(label=was.label), Place(label=vb.label), facts(was), facts(vb),
+                       old_at[was.label] if vb.label in moved else None, new_at[vb.label])) is not None:
+            changes.append(c)
+        _kept_label_plans(old, new, matched, was, vb, changes, unchanged)
+
+
+def _added_label(new: Catalog, i: int, vb: VersionLabel, order: int, changes: list[Change],
+                 unchanged: list[Unchanged]) -> None:
+    """label-added (its basis: the label before it), then every plan entry it lists."""
+    prev = new.versions[i - 1].label if i > 0 else None
+    changes.append(Change(kind="label-added", after=Place(label=vb.label),
+                          basis=Place(label=prev) if prev is not None else None,
+                          **_whole(None, facts(vb, order))))
+    for pb in vb.plans:
+        _listed(new, None, vb, pb, changes, unchanged)
+
+
+def _kept_label_plans(old: Catalog, new: Catalog, matched: dict[int, ListingEntry], va: VersionLabel,
+                      vb: VersionLabel, changes: list[Change], unchanged: list[Unchanged]) -> None:
+    """The plan entries of a label on both sides: listed anew, changed (and their values), no longer listed."""
+    moved, old_at, new_at = _ordered([p.name for p in va.plans], [p.name for p in vb.plans])
+    for pb in vb.plans:
+        pa = va.plan(pb.name)
+        if pa is None:
+            _listed(new, vb.label, vb, pb, changes, unchanged)
+            continue
+        if (c := _kept("plan-changed", Place(label=va.label, plan=pa.name), Place(label=vb.label, plan=pb.name),
+                       facts(pa), facts(pb), old_at[pa.name] if pb.name in moved else None,
+                       new_at[pb.name])) is not None:
+            changes.append(c)
+        _plan_values(old, new, matched, va, pa, vb, pb, changes, unchanged)
+    for pa in va.plans:
+        if vb.plan(pa.name) is None:
+            _unlisted(old.entries, va, pa, vb.label, _listing_labels(new, pa.name), changes)
+
+
 def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_name: str | None = None) -> Comparison:
     """Everything that differs between two catalogues (`old_name` is the old one's git revision; the new one
     is the working tree unless `new_name` names a revision): the service and its areas, listing entries, then
@@ -633,48 +735,10 @@ def compare_catalogs(old: Catalog, new: Catalog, old_name: str = "before", new_n
     unchanged: list[Unchanged] = []
     matched = _match_entries(old, new)
     changes += _entry_changes(old, new, matched)
-
-    new_labels = {v.label: v for v in new.versions}
-    labels_moved, old_label_at, new_label_at = _ordered([v.label for v in old.versions],
-                                                        [v.label for v in new.versions])
-    for va in old.versions:
-        if va.label not in new_labels:
-            # Its values are only in the catalogue at the old revision: nothing to point to here.
-            changes.append(Change(kind="label-removed", before=Place(label=va.label),
-                                  **_whole(facts(va, old_label_at[va.label]), None)))
-            for pa in va.plans:
-                _unlisted(old.entries, va, pa, None, _listing_labels(new, pa.name), changes)
-    for i, vb in enumerate(new.versions):
-        va = old.version(vb.label)
-        if va is None:
-            prev = new.versions[i - 1].label if i > 0 else None
-            changes.append(Change(kind="label-added", after=Place(label=vb.label),
-                                  basis=Place(label=prev) if prev is not None else None,
-                                  **_whole(None, facts(vb, new_label_at[vb.label]))))
-            for pb in vb.plans:
-                _listed(new, None, vb, pb, changes, unchanged)
-            continue
-        if (c := _kept("label-changed", Place(label=va.label), Place(label=vb.label), facts(va), facts(vb),
-                       old_label_at[va.label] if vb.label in labels_moved else None, new_label_at[vb.label])) is not None:
-            changes.append(c)
-        plans_moved, old_plan_at, new_plan_at = _ordered([p.name for p in va.plans], [p.name for p in vb.plans])
-        for pb in vb.plans:
-            pa = va.plan(pb.name)
-            if pa is None:
-                _listed(new, vb.label, vb, pb, changes, unchanged)
-                continue
-            if (c := _kept("plan-changed", Place(label=va.label, plan=pa.name), Place(label=vb.label, plan=pb.name),
-                           facts(pa), facts(pb), old_plan_at[pa.name] if pb.name in plans_moved else None,
-                           new_plan_at[pb.name])) is not None:
-                changes.append(c)
-            _plan_values(old, new, matched, va, pa, vb, pb, changes, unchanged)
-        for pa in va.plans:
-            if vb.plan(pa.name) is None:
-                _unlisted(old.entries, va, pa, vb.label, _listing_labels(new, pa.name), changes)
+    _label_changes(old, new, matched, changes, unchanged)
     changes += _register_changes(old, new)
     contents = _rename_contents(old, new, changes)
-    for removed_kind, added_kind in (("label-removed", "label-added"), ("plan-removed", "plan-added"),
-                                     ("area-removed", "area-added")):
+    for removed_kind, added_kind in _RENAMEABLE:
         _link_renames(changes, removed_kind, added_kind, contents)
     area_names = {a.id: a.name for a in old.service.areas} | {a.id: a.name for a in new.service.areas}
     return Comparison(mode="revisions", before=Side(revision=old_name), after=Side(revision=new_name),

@@ -12,7 +12,7 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from catalog_docs.compare.changes import CHANGE_KINDS, VALUE_KINDS, Change, ChangeKind, Comparison, Place, Unchanged
 from catalog_docs.compare.gate import Review
@@ -117,7 +117,8 @@ def gate_lines(notes: Notes, name: Name, code: Callable[[str], str]) -> list[str
     if r.stale:
         where = f" in {code(r.source)}" if r.source else ""
         out.append(f"Stale: {plural(len(r.stale), 'acknowledgement', 'acknowledgements')}{where} "
-                   f"{'matches' if len(r.stale) == 1 else 'match'} no change (remove {'it' if len(r.stale) == 1 else 'them'}):")
+                   f"{'matches' if len(r.stale) == 1 else 'match'} no change "
+                   f"(remove {'it' if len(r.stale) == 1 else 'them'}):")
         out.extend(f"  {code(a.id)}: {name(a.reason)}" for a in r.stale)
     return out
 
@@ -184,9 +185,9 @@ def groups(cmp: Comparison) -> list[Group]:
         g = out.setdefault(_key(c), Group(key=_key(c)))
         (g.values if c.kind in VALUE_KINDS else g.records).append(c)
     for u in cmp.unchanged:
-        g = out.get(("label", u.after_label, u.after_plan))
-        if g is not None:
-            g.unchanged.append(u)
+        holder = out.get(("label", u.after_label, u.after_plan))
+        if holder is not None:
+            holder.unchanged.append(u)
     return list(out.values())
 
 
@@ -314,7 +315,8 @@ def _fields(c: Change, name: Name, order_of: str = "", areas: dict[str, str] | N
                      else f"{_word(f)} changed" for f in c.fields)
 
 
-def _facts(c: Change, name: Name, order_of: str, skip: tuple[str, ...] = (), areas: dict[str, str] | None = None) -> str:
+def _facts(c: Change, name: Name, order_of: str, skip: tuple[str, ...] = (),
+           areas: dict[str, str] | None = None) -> str:
     """Every fact of an added thing (its later values) or a removed one (its earlier values), as words:
     `3rd among the labels, cited from §9, plan table title UPI Plan, not a draft`."""
     side = "after" if c.kind.endswith("-added") else "before"
@@ -527,8 +529,8 @@ def _text_note(c: Change, notes: Notes) -> str:
     return f"  ({v})" if v else ""
 
 
-def format_text(cmp: Comparison, notes: Notes = NO_NOTES) -> str:
-    """For a terminal: the summary first, then every record by label, plan entry and transition."""
+def _text_summary(cmp: Comparison, notes: Notes) -> list[str]:
+    """The first line, the count of each kind of change, and the review gate's report."""
     diffs = plural(len(cmp.changes), "difference", "differences") if cmp.has_differences else "no differences"
     out = [f"{cmp.from_side} -> {cmp.to_side}: {diffs}", "", "Summary"]
     rows = [(what + (f" {t[0]} -> {t[1]}" if t else ""), n) for what, n, t in summary_rows(cmp)]
@@ -537,23 +539,33 @@ def format_text(cmp: Comparison, notes: Notes = NO_NOTES) -> str:
     gate = gate_lines(notes, _plain, _plain)
     if gate:
         out += ["", "Review gate", *(f"  {line}" for line in gate)]
+    return out
+
+
+def _text_group(g: Group, cmp: Comparison, notes: Notes) -> list[str]:
+    """One group: its heading, its sentences, each transition with its rows, then its unchanged values."""
+    out = ["", heading(g, cmp, _plain).replace("→", "->")]
+    out.extend(f"  {describe(c, cmp, _plain)} [{c.id}]{_text_note(c, notes)}".replace("→", "->")
+               for c in g.records)
+    for kind, a, b, values in g.transitions():
+        out.append(f"  {transition_title(kind, a, b, values, _plain, g.basis, cmp)}".replace("→", "->"))
+        pw = max(len(_entry(c)) for c in values)
+        out.extend(f"    {c.position:>4}  {_entry(c):<{pw}}  {c.id}{_text_note(c, notes)}" for c in values)
+    if g.unchanged and g.lists_unchanged:
+        out.append(f"  Unchanged ({plural(len(g.unchanged), 'value', 'values')})")
+        pw = max(len(_entry(u)) for u in g.unchanged)
+        out.extend(f"    {u.position:>4}  {_entry(u):<{pw}}  {u.value}" for u in g.unchanged)
+    elif g.unchanged:
+        out.append(f"  {plural(len(g.unchanged), 'value', 'values')} unchanged")
+    return out
+
+
+def format_text(cmp: Comparison, notes: Notes = NO_NOTES) -> str:
+    """For a terminal: the summary first, then every record by label, plan entry and transition."""
+    out = _text_summary(cmp, notes)
     for g in groups(cmp):
-        if not g.records and not g.values:
-            continue
-        out += ["", heading(g, cmp, _plain).replace("→", "->")]
-        out.extend(f"  {describe(c, cmp, _plain)} [{c.id}]{_text_note(c, notes)}".replace("→", "->")
-                   for c in g.records)
-        for kind, a, b, values in g.transitions():
-            out.append(f"  {transition_title(kind, a, b, values, _plain, g.basis, cmp)}".replace("→", "->"))
-            pw = max(len(_entry(c)) for c in values)
-            out.extend(f"    {c.position:>4}  {_entry(c):<{pw}}  {c.id}{_text_note(c, notes)}" for c in values)
-        if g.unchanged:
-            if g.lists_unchanged:
-                out.append(f"  Unchanged ({plural(len(g.unchanged), 'value', 'values')})")
-                pw = max(len(_entry(u)) for u in g.unchanged)
-                out.extend(f"    {u.position:>4}  {_entry(u):<{pw}}  {u.value}" for u in g.unchanged)
-            else:
-                out.append(f"  {plural(len(g.unchanged), 'value', 'values')} unchanged")
+        if g.records or g.values:
+            out += _text_group(g, cmp, notes)
     # Catalogue text read from a git revision (`--against`) reaches the terminal here: never raw controls.
     return "\n".join(for_terminal(line.rstrip()) for line in out) + "\n"
 
@@ -646,67 +658,108 @@ def _md_gate(notes: Notes) -> list[str]:
     return [*out, ""] if out else []
 
 
-def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | None) -> str:
+class _Table(NamedTuple):
+    """One table of a section: its title (Markdown, and HTML for a <summary>), its lines, and how many rows it
+    has in all (more than its lines when rows are left out)."""
+
+    md_title: str
+    html_title: str
+    lines: list[str]
+    rows: int
+
+
+def _md_head(comment: _Comment) -> list[str]:
+    """The heading, the count of each kind of change, and the review gate's report."""
     cmp = comment.cmp
     out = [f"### Catalogue diff: {_md(cmp.from_side)} → {_md(cmp.to_side)}", ""]
     if not cmp.has_differences:
-        out += ["No differences.", "",
-                f"{plural(len(cmp.unchanged), 'value', 'values')} unchanged."]
-        return "\n".join(out + _md_gate(comment.notes)).rstrip("\n") + "\n"
+        return [*out, "No differences.", "", f"{plural(len(cmp.unchanged), 'value', 'values')} unchanged.",
+                *_md_gate(comment.notes)]
     out += [f"**{plural(len(cmp.changes), 'difference', 'differences')}.**", "",
             "| Change | Count |", "|---|---:|"]
     for what, n, t in comment.summary:
         out.append(f"| {what}{f' {_md(t[0])} → {_md(t[1])}' if t else ''} | {n:,} |")
-    out.append("")
-    out += _md_gate(comment.notes)
-    all_groups = comment.sections
-    shown = all_groups if groups_limit is None else all_groups[:groups_limit]
+    return [*out, "", *_md_gate(comment.notes)]
+
+
+def _md_tables(comment: _Comment, g: Group, rows_limit: int | None) -> list[_Table]:
+    """A section's tables: one per transition, then its unchanged values when it lists them."""
+    cmp = comment.cmp
+    tables = [_Table(transition_title(k, a, b, vs, _md, g.basis, cmp),
+                     transition_title(k, a, b, vs, _html, g.basis, cmp),
+                     _value_table(cmp, k, vs, len(vs) if rows_limit is None else rows_limit, comment.notes), len(vs))
+              for k, a, b, vs in g.transitions()]
+    if g.lists_unchanged and g.unchanged:
+        n = len(g.unchanged)
+        keep = g.unchanged if rows_limit is None else g.unchanged[:rows_limit]
+        u0 = g.unchanged[0]
+        same = f"Value (the same under {_md(u0.before_label)} and {_md(u0.after_label)})"
+        table = [f"| Position | Path | {same} |", "|---:|---|---|"] + [
+            f"| {u.position} | {_md(_entry(u))} | {_md(u.value)} |" for u in keep]
+        words = f"Unchanged ({plural(n, 'value', 'values')})"
+        tables.append(_Table(words, words, table, n))
+    return tables
+
+
+def _md_table(table: _Table) -> tuple[list[str], int]:
+    """A table's lines, folded into <details> when long or cut, and how many of its rows were left out."""
+    kept = len(table.lines) - 2
+    folded = table.rows > _FOLD or kept < table.rows
+    out = ["<details>", f"<summary>{table.html_title}</summary>", ""] if folded else [f"**{table.md_title}**", ""]
+    if kept:
+        out += [*table.lines, ""]
+    if kept < table.rows:
+        out += [_left_out(table.rows - kept), ""]
+    if folded:
+        out += ["</details>", ""]
+    return out, table.rows - kept
+
+
+def _md_section(comment: _Comment, g: Group, rows_limit: int | None) -> tuple[list[str], int]:
+    """One section (a label and plan entry, the service, the listing, the register): its sentences and its
+    tables; and how many table rows it left out."""
+    cmp = comment.cmp
+    out = [f"#### {heading(g, cmp, _md)}", ""]
+    out += [f"- {describe(c, cmp, _md)} {_md_ref(c, comment.notes)}" for c in g.records]
+    if g.records:
+        out.append("")
+    left = 0
+    for table in _md_tables(comment, g, rows_limit):
+        lines, cut = _md_table(table)
+        out += lines
+        left += cut
+    if g.unchanged and not g.lists_unchanged:
+        out += [f"{plural(len(g.unchanged), 'value', 'values')} unchanged.", ""]
+    return out, left
+
+
+def _md_left_out(cmp: Comparison, hidden: list[Group], left: int) -> list[str]:
+    """What a shortened comment left out, and the command that prints everything."""
+    what = []
+    if left:
+        what.append(plural(left, "table row", "table rows"))
+    if hidden:
+        records = sum(len(g.records) + len(g.values) for g in hidden)
+        what.append(f"{plural(len(hidden), 'whole section', 'whole sections')} "
+                    f"({plural(records, 'record', 'records')})")
+    return ["---", "", f"*Left out to keep this comment under GitHub's {COMMENT_LIMIT:,}-character limit: "
+            f"{' and '.join(what)}. `{full_json_command(cmp)}` prints every record.*", ""]
+
+
+def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | None) -> str:
+    """One draft of the comment: at most `rows_limit` rows per table and `groups_limit` sections (None: all)."""
+    out = _md_head(comment)
+    if not comment.cmp.has_differences:
+        return "\n".join(out).rstrip("\n") + "\n"
+    shown = comment.sections if groups_limit is None else comment.sections[:groups_limit]
     left = 0
     for g in shown:
-        out += [f"#### {heading(g, cmp, _md)}", ""]
-        for c in g.records:
-            out.append(f"- {describe(c, cmp, _md)} {_md_ref(c, comment.notes)}")
-        if g.records:
-            out.append("")
-        tables = [(transition_title(k, a, b, vs, _md, g.basis, cmp), transition_title(k, a, b, vs, _html, g.basis, cmp), _value_table(
-            cmp, k, vs, len(vs) if rows_limit is None else rows_limit, comment.notes), len(vs)) for k, a, b, vs in g.transitions()]
-        if g.lists_unchanged and g.unchanged:
-            n = len(g.unchanged)
-            keep = g.unchanged if rows_limit is None else g.unchanged[:rows_limit]
-            u0 = g.unchanged[0]
-            same = f"Value (the same under {_md(u0.before_label)} and {_md(u0.after_label)})"
-            table = [f"| Position | Path | {same} |", "|---:|---|---|"] + [
-                f"| {u.position} | {_md(_entry(u))} | {_md(u.value)} |" for u in keep]
-            words = f"Unchanged ({plural(n, 'value', 'values')})"
-            tables.append((words, words, table, n))
-        for md_title, html_title, table, n in tables:
-            kept = len(table) - 2
-            if n > _FOLD or kept < n:
-                out += ["<details>", f"<summary>{html_title}</summary>", ""]
-            else:
-                out += [f"**{md_title}**", ""]
-            if kept:
-                out += table
-                out.append("")
-            if kept < n:
-                left += n - kept
-                out += [_left_out(n - kept), ""]
-            if n > _FOLD or kept < n:
-                out += ["</details>", ""]
-        if g.unchanged and not g.lists_unchanged:
-            out += [f"{plural(len(g.unchanged), 'value', 'values')} unchanged.", ""]
-    hidden = all_groups[len(shown):]
+        lines, cut = _md_section(comment, g, rows_limit)
+        out += lines
+        left += cut
+    hidden = comment.sections[len(shown):]
     if hidden or left:
-        what = []
-        if left:
-            what.append(plural(left, "table row", "table rows"))
-        if hidden:
-            records = sum(len(g.records) + len(g.values) for g in hidden)
-            what.append(f"{plural(len(hidden), 'whole section', 'whole sections')} "
-                        f"({plural(records, 'record', 'records')})")
-        out += ["---", "",
-                f"*Left out to keep this comment under GitHub's {COMMENT_LIMIT:,}-character limit: "
-                f"{' and '.join(what)}. `{full_json_command(cmp)}` prints every record.*", ""]
+        out += _md_left_out(comment.cmp, hidden, left)
     return "\n".join(out).rstrip("\n") + "\n"
 
 

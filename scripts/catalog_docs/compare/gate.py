@@ -91,27 +91,30 @@ def _found(node: yaml.Node) -> str:
     return "a list" if isinstance(node, yaml.SequenceNode) else "a mapping"
 
 
+def _key_problem(name: str, where: str, key: yaml.Node, value: yaml.Node, seen: dict[str, str]) -> Problem | None:
+    """What is wrong with one key and value of an acknowledgement, or None (then `seen` has the value)."""
+    k = key.value if isinstance(key, yaml.ScalarNode) else None
+    if k not in ("id", "reason"):
+        return _problem(name, key, where, "only the keys id and reason", _found(key))
+    if k in seen:
+        return _problem(name, key, f"{where}.{k}", f"{k} once", f"a second {k}")
+    if not isinstance(value, yaml.ScalarNode) or value.tag != _STR or not value.value.strip():
+        return _problem(name, value, f"{where}.{k}", "a change id" if k == "id" else "a reason (non-empty text)",
+                        _found(value))
+    if k == "id" and not re.fullmatch(ID_PATTERN, value.value):
+        return _problem(name, value, f"{where}.id", "a change id as catalog-docs diff prints it (KIND--...--HASH)",
+                        _found(value), "copy it from the diff output")
+    seen[k] = value.value
+    return None
+
+
 def _item(name: str, i: int, node: yaml.Node) -> Problem | Acknowledgement | list[Problem]:
     """The acknowledgement of list item `i`, or what is wrong with it."""
     where = f"acknowledged[{i}]"
     if not isinstance(node, yaml.MappingNode):
         return _problem(name, node, where, "a mapping {id: CHANGE-ID, reason: TEXT}", _found(node))
     values: dict[str, str] = {}
-    problems: list[Problem] = []
-    for key, value in node.value:
-        k = key.value if isinstance(key, yaml.ScalarNode) else None
-        if k not in ("id", "reason"):
-            problems.append(_problem(name, key, where, "only the keys id and reason", _found(key)))
-        elif k in values:
-            problems.append(_problem(name, key, f"{where}.{k}", f"{k} once", f"a second {k}"))
-        elif not isinstance(value, yaml.ScalarNode) or value.tag != _STR or not value.value.strip():
-            problems.append(_problem(name, value, f"{where}.{k}",
-                                     "a change id" if k == "id" else "a reason (non-empty text)", _found(value)))
-        elif k == "id" and not re.fullmatch(ID_PATTERN, value.value):
-            problems.append(_problem(name, value, f"{where}.id", "a change id as catalog-docs diff prints it "
-                                     "(KIND--...--HASH)", _found(value), "copy it from the diff output"))
-        else:
-            values[k] = value.value
+    problems = [p for key, value in node.value if (p := _key_problem(name, where, key, value, values)) is not None]
     if problems:
         return problems
     missing = [k for k in ("id", "reason") if k not in values]

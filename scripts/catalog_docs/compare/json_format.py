@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
-from catalog_docs.compare.changes import Change, Comparison, Place, Side
+from catalog_docs.catalog.model import LockValue
+from catalog_docs.compare.changes import Change, ChangeKind, Comparison, ComparisonMode, Place, Side
 from catalog_docs.compare.gate import Review
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 
@@ -28,27 +29,101 @@ SCHEMA_NAME = "diff"
 SCHEMA_PATH = DOWNLOAD_SCHEMA_DIR / f"{SCHEMA_NAME}.schema.json"
 
 
-def _side(side: Side) -> dict[str, Any]:
+# ---- the shape of the JSON, as types (schemas/diff.schema.json is its contract) --------------------------
+# Functional TypedDict syntax where a key is a Python keyword (`from`).
+
+
+class PlaceData(TypedDict):
+    """`$defs.place`: where one side of a record is."""
+
+    label: str | None
+    plan: str | None
+    position: int | None
+    path: str | None
+    value: LockValue | None
+    not_shown: str | None
+    section: str | None
+    service: str | None
+    area: str | None
+
+
+class SideData(TypedDict):
+    """`$defs.side`: one side of the comparison."""
+
+    revision: str | None
+    label: str | None
+    plan: str | None
+    name: str | None
+
+
+FieldValues = TypedDict("FieldValues", {"from": object, "to": object})
+"""A changed or carried field's value on each side (JSON values: text, number, list, {at, token}, null)."""
+
+
+class AcknowledgedData(TypedDict):
+    reason: str
+
+
+ChangeData = TypedDict("ChangeData", {
+    "id": str, "kind": ChangeKind, "from": PlaceData, "to": PlaceData, "basis": PlaceData | None,
+    "seen_under": list[str], "fields": list[str], "values": dict[str, FieldValues],
+    "possibly_renamed": PlaceData | None, "acknowledged": AcknowledgedData | None})
+"""One change record."""
+
+UnchangedData = TypedDict("UnchangedData", {"from": PlaceData, "to": PlaceData})
+
+
+class CountsData(TypedDict):
+    differences: int
+    unchanged: int
+    by_kind: dict[ChangeKind, int]
+
+
+class StaleData(TypedDict):
+    id: str
+    reason: str
+
+
+class GateData(TypedDict):
+    """The review gate's verdict (`diff --fail-on/--acknowledged`)."""
+
+    fail_on: list[str]
+    passed: bool
+    failing: list[str]
+    acknowledged: list[str]
+    stale: list[StaleData]
+    file: str | None
+
+
+DiffData = TypedDict("DiffData", {
+    "format": str, "format_version": str, "mode": ComparisonMode, "from": SideData, "to": SideData,
+    "counts": CountsData, "changes": list[ChangeData], "unchanged": list[UnchangedData], "gate": GateData | None})
+"""A whole `catalog-docs diff --format json` document."""
+
+
+def _side(side: Side) -> SideData:
     return {"revision": side.revision, "label": side.label, "plan": side.plan, "name": side.name}
 
 
-def _place(p: Place | None) -> dict[str, Any] | None:
-    if p is None:
-        return None
+def _place(p: Place) -> PlaceData:
     return {"label": p.label, "plan": p.plan, "position": p.position, "path": p.path, "value": p.value,
             "not_shown": p.not_shown, "section": p.section, "service": p.service, "area": p.area}
 
 
-def _change(c: Change, review: Review | None) -> dict[str, Any]:
+def _maybe_place(p: Place | None) -> PlaceData | None:
+    return None if p is None else _place(p)
+
+
+def _change(c: Change, review: Review | None) -> ChangeData:
     reason = review.acknowledged.get(c.id) if review is not None else None
-    return {"id": c.id, "kind": c.kind, "from": _place(c.before), "to": _place(c.after), "basis": _place(c.basis),
-            "seen_under": list(c.seen_under), "fields": list(c.fields),
+    return {"id": c.id, "kind": c.kind, "from": _place(c.before), "to": _place(c.after),
+            "basis": _maybe_place(c.basis), "seen_under": list(c.seen_under), "fields": list(c.fields),
             "values": {v.field: {"from": v.before, "to": v.after} for v in c.values},
-            "possibly_renamed": _place(c.possibly_renamed),
+            "possibly_renamed": _maybe_place(c.possibly_renamed),
             "acknowledged": {"reason": reason} if reason is not None else None}
 
 
-def _gate(review: Review | None) -> dict[str, Any] | None:
+def _gate(review: Review | None) -> GateData | None:
     if review is None:
         return None
     return {"fail_on": [str(s) for s in review.fail_on], "passed": review.passed,
@@ -56,7 +131,7 @@ def _gate(review: Review | None) -> dict[str, Any] | None:
             "stale": [{"id": a.id, "reason": a.reason} for a in review.stale], "file": review.source}
 
 
-def comparison_data(cmp: Comparison, review: Review | None = None) -> dict[str, Any]:
+def comparison_data(cmp: Comparison, review: Review | None = None) -> DiffData:
     """A comparison as JSON-ready data, in the shape `schemas/diff.schema.json` describes; with `review`, the
     review gate's verdicts too."""
     return {
@@ -80,4 +155,5 @@ def schema_text() -> str:
 
 def schema() -> dict[str, Any]:
     """The diff JSON Schema as data."""
-    return json.loads(schema_text())
+    data: dict[str, Any] = json.loads(schema_text())
+    return data
