@@ -131,7 +131,8 @@ def test_a_plan_entry_new_everywhere_and_a_plan_entry_dropped(relisted: Catalog)
 
 def test_a_label_with_a_single_plan_entry(relisted: Catalog) -> None:
     cmp = _sides(relisted, "FAKE 1.0", "FAKE 1.1")  # PLAN A ccuuc -> cucuc; PLAN B dropped
-    assert [_row(c)[0] for c in cmp.changes] == ["value-changed", "value-changed", "plan-removed"] + ["value-removed"] * 5
+    assert [_row(c)[0] for c in cmp.changes] == ["value-changed", "value-changed", "plan-removed",
+                                                 *["value-removed"] * 5]
     assert cmp.by_kind("plan-removed")[0].seen_under == ("FAKE 1.0", "FAKE 2.0", "FAKE 3.0", "FAKE 3.1")
 
 
@@ -208,7 +209,8 @@ def test_catalogue_against_catalogue(tmp_path: Path) -> None:
           for i, p in enumerate(["/fakeAlpha", "/fakeBeta", "/fakeGamma", "/fakeEpsilon", None], start=1)],
         # FAKE 1.0, PLAN A (ccccc -> cuccu): values matched by entry, not by position.
         ("value-removed", "FAKE 1.0", "PLAN A", 2, "/fakeBeta", "close", "FAKE 1.0", "PLAN A", n, n, n),
-        ("value-changed", "FAKE 1.0", "PLAN A", 3, "/fakeGamma", "close", "FAKE 1.0", "PLAN A", 2, "/fakeGamma", "unlimited"),
+        ("value-changed", "FAKE 1.0", "PLAN A", 3, "/fakeGamma", "close",
+         "FAKE 1.0", "PLAN A", 2, "/fakeGamma", "unlimited"),
         ("value-changed", "FAKE 1.0", "PLAN A", 5, n, "close", "FAKE 1.0", "PLAN A", 5, n, "unlimited"),
         ("value-added", "FAKE 1.0", "PLAN A", n, n, n, "FAKE 1.0", "PLAN A", 3, "/fakeZeta", "close"),
         # FAKE 1.0, PLAN B: listed under no earlier label, so every value is new.
@@ -218,7 +220,8 @@ def test_catalogue_against_catalogue(tmp_path: Path) -> None:
         # The added label, compared with the label before it (FAKE 1.0: cuccu -> ccccu).
         ("label-added", n, n, n, n, n, "FAKE 3.0", n, n, n, n),
         ("plan-added", n, n, n, n, n, "FAKE 3.0", "PLAN A", n, n, n),
-        ("value-changed", "FAKE 1.0", "PLAN A", 2, "/fakeGamma", "unlimited", "FAKE 3.0", "PLAN A", 2, "/fakeGamma", "close"),
+        ("value-changed", "FAKE 1.0", "PLAN A", 2, "/fakeGamma", "unlimited",
+         "FAKE 3.0", "PLAN A", 2, "/fakeGamma", "close"),
     ]
     fields = {c.before.path or c.after.path: c.fields for c in cmp.by_kind("entry-changed")}
     assert fields == {"/fakeGamma": ("position",), "/fakeEpsilon": ("path",)}

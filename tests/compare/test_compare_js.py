@@ -65,7 +65,7 @@ def test_browser_diff_equals_cli_json_for_every_pair(name: str, tmp_path: Path) 
     # catalog.json goes through JSON text, exactly as the browser fetches it.
     got = _node(json.loads(json.dumps(catalog_data(catalog))), pairs)
     assert len(got) == len(pairs)
-    for (a, b), js in zip(pairs, got):
+    for (a, b), js in zip(pairs, got, strict=True):
         assert js == _python(catalog, a, b), (a, b)
 
 
@@ -74,6 +74,6 @@ def test_errors_match_the_cli(tmp_path: Path) -> None:
     pairs = [("NOPE", "FAKE 1.0"), ("FAKE 2.0:PLAN B", "FAKE 1.0:PLAN A"), ("FAKE 1.0", "FAKE 2.0:PLAN A"),
              ("FAKE 1.0:a:b", "FAKE 1.0"), ("FAKE 3.0:", "FAKE 1.0:PLAN A"), ("", "FAKE 1.0")]
     got = _node(catalog_data(catalog), pairs)
-    for (a, b), js in zip(pairs, got):
+    for (a, b), js in zip(pairs, got, strict=True):
         assert "error" in js, (a, b)
         assert js == _python(catalog, a, b), (a, b)

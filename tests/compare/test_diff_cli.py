@@ -21,7 +21,8 @@ from fixture_facts import FIXTURE_CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = FIXTURE_CATALOG  # tests/fixture-catalog/: the real catalogue is for catalog/test_source_facts.py only
-SNAPSHOTS = Path(__file__).resolve().parents[1] / "snapshots-diff"  # apart from the page snapshots, which own their folder
+# Apart from the page snapshots, which own their folder.
+SNAPSHOTS = Path(__file__).resolve().parents[1] / "snapshots-diff"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -137,7 +138,8 @@ def test_exit_code_follows_git_diff(capsys: pytest.CaptureFixture[str], fake_dir
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["NOPE 9", "FAKE 2.0"], "unknown version label 'NOPE 9'; valid labels: 'FAKE 1.0', 'FAKE 2.0', 'FAKE 3.0'"),
-    (["FAKE 1.0:PLAN Z", "FAKE 2.0:PLAN A"], "plan entry 'PLAN Z' is not listed under 'FAKE 1.0'; listed there: 'PLAN A', 'PLAN B'"),
+    (["FAKE 1.0:PLAN Z", "FAKE 2.0:PLAN A"],
+     "plan entry 'PLAN Z' is not listed under 'FAKE 1.0'; listed there: 'PLAN A', 'PLAN B'"),
     (["FAKE 1.0:", "FAKE 2.0"], "valid here: 'FAKE 1.0:PLAN A', 'FAKE 1.0:PLAN B'"),
     (["FAKE 1.0:PLAN A", "FAKE 2.0"], "compare a label with a label, or LABEL:PLAN with LABEL:PLAN"),
     (["FAKE 1.0"], "expected FROM TO (each LABEL or LABEL:PLAN), or --against REV"),
@@ -206,7 +208,8 @@ def test_against_a_revision_from_a_subfolder(capsys: pytest.CaptureFixture[str],
     code, out, err = run(capsys, "diff", "--against", "HEAD", "--format", "json", "--exit-code")
     data = valid(out)
     assert code == 1, err
-    assert (data["mode"], data["from"], data["to"]) == ("revisions", {"revision": "HEAD", "label": None, "plan": None, "name": None},
+    assert (data["mode"], data["from"], data["to"]) == ("revisions",
+                                                        {"revision": "HEAD", "label": None, "plan": None, "name": None},
                                                         {"revision": None, "label": None, "plan": None,
                                                          "name": "main (working tree)"})
     got = [where(c) for c in data["changes"]]
@@ -474,7 +477,8 @@ def test_against_the_service_and_its_areas(capsys: pytest.CaptureFixture[str], r
          "source": {"from": "§1", "to": None}},
         {"order": {"from": 2, "to": 1}},
         {"order": {"from": 1, "to": 2}, "name": {"from": "Fake area", "to": "Fake area, renamed"}},
-        {"order": {"from": None, "to": 3}, "name": {"from": None, "to": "Fake new area"}, "source": {"from": None, "to": "§1"}}]
+        {"order": {"from": None, "to": 3}, "name": {"from": None, "to": "Fake new area"},
+         "source": {"from": None, "to": "§1"}}]
     assert ("\nService and areas\n"
             "  Service Faux *Service* <b> changed between HEAD and main (working tree): name Fake Service -> Faux "
             "*Service* <b>; summary A fake service for tests. -> Another fake summary.; lock values source §8 -> "
@@ -572,7 +576,7 @@ def test_against_one_value_changed_names_the_two_revisions_in_its_table(capsys: 
     path = repo / "catalog" / "versions" / "FAKE-2.0.yaml"
     edit_yaml(path, lambda d: d["plans"]["PLAN A"]["values"].update(
         {k: ("unlimited" if v == "close" else "close") for k, v in list(d["plans"]["PLAN A"]["values"].items())[:1]}))
-    data, text, md = against_head(capsys, repo, monkeypatch)
+    data, _text, md = against_head(capsys, repo, monkeypatch)
     assert [c["kind"] for c in data["changes"]] == ["value-changed"]
     head = next(line for line in md.splitlines() if line.startswith("| Position | Path |"))
     cells = [c.strip() for c in head.strip("|").split("|")]

@@ -11,6 +11,7 @@ reordered, areas and register items likewise (tests/catalog_edits.py). For every
 from __future__ import annotations
 
 import html
+import itertools
 import json
 import re
 import tempfile
@@ -42,7 +43,7 @@ def _pair(data: st.DataObject) -> tuple[Catalog, Catalog, list[str]]:
     a_docs, first = edited(BASE, data, 0, 2)
     b_docs, then = edited(a_docs, data, 1, 4)
     with tempfile.TemporaryDirectory() as tmp:
-        return _load(a_docs, Path(tmp) / "a"), _load(b_docs, Path(tmp) / "b"), first + ["|"] + then
+        return _load(a_docs, Path(tmp) / "a"), _load(b_docs, Path(tmp) / "b"), [*first, "|", *then]
 
 
 @PAIRS
@@ -180,7 +181,7 @@ def test_apply_refuses_what_is_not_a_revisions_diff(tmp_path: Path) -> None:
     data = comparison_data(compare_catalogs(a, a, "main"))
     with pytest.raises(CatalogDocsError, match="mode revisions"):
         apply_diff(a, {**data, "mode": "labels"})
-    with pytest.raises(CatalogDocsError, match="catalog-docs-diff 1.x"):
+    with pytest.raises(CatalogDocsError, match=r"catalog-docs-diff 1\.x"):
         apply_diff(a, {**data, "format_version": "2.0"})
     assert apply_diff(a, data) == a
 
@@ -220,7 +221,7 @@ def test_the_sites_compare_pages_give_a_listings_facts_as_the_records_do() -> No
     catalog = load_catalog(FIXTURE_CATALOG)
     pages = render_pages(catalog)
     checked = 0
-    for a, b in zip(catalog.versions, catalog.versions[1:]):
+    for a, b in itertools.pairwise(catalog.versions):
         page = pages[f"compare/{a.slug}...{b.slug}.md"]
         for c in compare_sides(catalog, Side(label=a.label), Side(label=b.label)).changes:
             if c.kind in ("plan-added", "plan-removed"):
