@@ -114,4 +114,9 @@
   if (typeof document$ !== "undefined") document$.subscribe(layout);
   else document.addEventListener("DOMContentLoaded", layout);
   narrow.addEventListener("change", layout);
+  /* A table in a folded section (<details>) is measured at load while folded, which is not how it lays out
+     open: measure again when one opens. `toggle` does not bubble; a capturing listener sees it. */
+  document.addEventListener("toggle", function (event) {
+    if (event.target instanceof HTMLDetailsElement && event.target.open) layout();
+  }, true);
 })();

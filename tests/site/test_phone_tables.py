@@ -1,13 +1,16 @@
-"""Small tablets (645 px wide, just above the phone layout): on the operations index and the matrix the operation column stays in view
-while the value columns scroll sideways (a sticky column, CSS only: overrides/assets/catalog.css). Phones
-(40em and narrower) get cards instead: tests/site/test_phone_layout.py."""
+"""Small tablets (645 px wide, just above the phone layout): on the operations index and the matrix the operation
+column stays in view while the value columns scroll sideways (a sticky column, CSS only:
+overrides/assets/catalog.css). Phones (40em and narrower) get cards instead: tests/site/test_phone_layout.py, and
+below, every table of every page of fixture catalogues that list plan entries again, add them and remove them."""
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import Browser
+from pathlib import Path
 
-from browsing import PAGE_TYPES, new_visit
+import pytest
+from playwright.sync_api import Browser, Page
+
+from browsing import PAGE_TYPES, SCREENSHOTS, new_visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -48,3 +51,125 @@ def test_operation_column_stays_visible_while_values_scroll(chromium: Browser, s
         assert not v.problems(), "\n".join(v.problems())
     finally:
         v.context.close()
+
+
+# ---- Phones: every table kind on every page, folded sections open (issue 27 item 7) -----------------------
+
+PHONE = {"width": 390, "height": 844}
+
+# Names shaped like the real catalogue's (an underscore, dotted numbers) and long operation paths, so that a
+# table too wide for a phone, or a name broken inside a word ("FAKE_ / N / 1.0.0"), shows; all obviously fake.
+_PATHS = ["/fakeCheckVirtualAddressExample", "/fakeGetListAccountServiceLong", "/fakeTransactionStatusQuery",
+          None, "/fakeMerchantRefundServerRequest", "/fake/v2/collectRequestWithMandateAndIntent"]
+PHONE_SPECS: dict[str, dict[str, object]] = {
+    # FAKE_N 3.0.0 listed, then not, then listed again: the tables of unchanged values say "same as under".
+    "listed-again": {"entries": _PATHS, "labels": {
+        "FAKE_N 1.0.1": {"FAKE_N 1.0.0": "ccuucu", "FAKE_N 3.0.0": "uuuuuu"},
+        "FAKE_N 1.1.0": {"FAKE_N 1.0.0": "cucucu"},
+        "FAKE_N 1.2.0": {"FAKE_N 1.0.0": "cucucc", "FAKE_N 3.0.0": "uucuuu"}}},
+    # A plan entry no label listed before (every value new), then one that is no longer listed.
+    "added-and-removed": {"entries": _PATHS, "labels": {
+        "FAKE_N 1.0.1": {"FAKE_N 1.0.0": "ccuucu"},
+        "FAKE_N 2.0.0": {"FAKE_N 1.0.0": "ccuucu", "FAKE_N 4.0.0": "cucucu"},
+        "FAKE_N 2.1.0": {"FAKE_N 4.0.0": "uucucu"}}},
+}
+
+# Every shown value and mark that lies off the screen, the page's scroll width, and every name of a label or
+# plan entry that a line break splits inside one of its words (each word of a name must be one line box).
+_MEASURE_PHONE = """names => {
+  const marks = [...document.querySelectorAll(
+      'article :is(td.lock, td.not-listed, span.lock, span.not-listed, .not-shown)')]
+    .filter(el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden');
+  const outside = el => { const b = el.getBoundingClientRect(); return b.left < -0.5 || b.right > innerWidth + 0.5; };
+  const off = marks.filter(outside).map(el => el.textContent.trim().slice(0, 40));
+  const broken = [];
+  // Text drawn for screen readers only (the cards' column headers: clipped to nothing) is not looked at.
+  const clipped = el => { for (; el; el = el.parentElement) if (getComputedStyle(el).clipPath !== 'none') return true;
+                          return false; };
+  const walker = document.createTreeWalker(document.querySelector('article'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent.closest('table') || parent.getClientRects().length === 0 || clipped(parent)) continue;
+    for (const name of names) {
+      for (let at = node.data.indexOf(name); at >= 0; at = node.data.indexOf(name, at + 1)) {
+        let start = at;
+        for (const word of name.split(' ')) {
+          const range = document.createRange();
+          range.setStart(node, start); range.setEnd(node, start + word.length);
+          const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+          if (tops.size > 1) broken.push(`${name} in <${parent.tagName.toLowerCase()}>: ${node.data.slice(0, 60)}`);
+          start += word.length + 1;
+        }
+      }
+    }
+  }
+  return {width: innerWidth, scrollWidth: document.scrollingElement.scrollWidth, marks: marks.length, off, broken,
+          tables: document.querySelectorAll('article table').length};
+}"""
+
+
+@pytest.fixture(scope="module", params=sorted(PHONE_SPECS))
+def phone_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
+    from fake_catalogs import write_catalog
+    from sitebuild import build, copy_project
+
+    root = tmp_path_factory.mktemp(request.param)
+    spec = PHONE_SPECS[request.param]
+    project = copy_project(root / "project", catalog=write_catalog(root / "catalog", spec))
+    done = build(project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return spec, project / "site"
+
+
+PHONE_WIDTHS = (340, 350, 360, 375, 380, 390, 414)
+"""Comparison pages (where every table kind is) are measured at each of these widths: whether a table fits or
+becomes cards turns on a few pixels, and the catalogue of issue 27 overflowed at 360 to 390 px."""
+
+
+def _measure(page: Page, path: str, names: list[str], problems: list[str]) -> dict:
+    """Open every folded section as a reader does (a click on its summary), then measure the page."""
+    for summary in page.locator("article details > summary").all():
+        summary.click()
+    found = page.evaluate(_MEASURE_PHONE, names)
+    width = found["width"]
+    if found["off"]:
+        problems.append(f"{path} at {width} px: {len(found['off'])} of {found['marks']} values off the screen")
+    if found["scrollWidth"] > width:
+        problems.append(f"{path} at {width} px: the page scrolls sideways ({found['scrollWidth']} px)")
+    if found["broken"]:
+        problems.append(f"{path} at {width} px: names broken inside a word: {sorted(set(found['broken']))}")
+    return found
+
+
+def test_every_table_of_every_page_fits_a_phone_with_its_folds_open(chromium: Browser,
+                                                                     phone_site: tuple[dict, Path]) -> None:
+    from siteserver import serve
+
+    spec, site = phone_site
+    labels = list(spec["labels"])
+    names = sorted({*labels, *(p for plans in spec["labels"].values() for p in plans)}, key=len, reverse=True)
+    pages = sorted(p.parent.relative_to(site).as_posix() for p in site.rglob("index.html"))
+    compares = [p for p in pages if p.split("/")[0] == "compare"]
+    assert len(compares) == len(labels)  # the index and one per consecutive pair
+    problems: list[str] = []
+    tables = marks = folds = 0
+    with serve(site) as base:
+        visit = new_visit(chromium, base, viewport=PHONE, is_mobile=True, has_touch=True)
+        try:
+            for rel in pages:
+                path = "" if rel == "." else rel + "/"
+                found = _measure(visit.open(path), path, names, problems)
+                tables, marks = tables + found["tables"], marks + found["marks"]
+                folds += visit.page.locator("article details[open]").count()
+                if rel.startswith("compare/FAKE"):
+                    shot = f"phone-{site.parent.parent.name}-{rel.replace('/', '_')}.png"
+                    visit.page.screenshot(path=SCREENSHOTS / shot, full_page=True)
+            for width in PHONE_WIDTHS:
+                visit.page.set_viewport_size({"width": width, "height": PHONE["height"]})
+                for rel in compares:
+                    _measure(visit.open(rel + "/"), rel + "/", names, problems)
+            assert not visit.problems(), "\n".join(visit.problems())
+        finally:
+            visit.context.close()
+    assert tables > 20 and marks > 100 and folds >= len(compares) - 1  # measured, not skipped
+    assert not problems, "\n".join(problems)

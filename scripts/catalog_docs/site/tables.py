@@ -164,8 +164,10 @@ def do_unchanged_rows(unchanged: Any, entries: dict[int, ListingEntry], href: Hr
     """The `<tr>` rows of a comparison's unchanged values. One filter call, not a loop in the template: at
     1,000 operations a comparison has thousands of them. A value of a re-listed plan entry says which
     earlier label it is the same as."""
+    # The plan entry's cell wraps between words only (catalog.css: td.catalog-label), never inside a name.
     return Markup("\n".join([
-        f"<tr><td>{u.position}</td>{do_op_header(entries[u.position], href)}<td>{md_escape(u.plan)}"
+        f"<tr><td>{u.position}</td>{do_op_header(entries[u.position], href)}"
+        f'<td class="catalog-label">{md_escape(u.plan)}'
         + ("" if u.before_label == from_label else f" (same as under {md_escape(u.before_label)})")
         + f"</td>{_lock_cell(u.value)}</tr>"
         for u in unchanged
