@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catalog_docs.catalog.fastparse import quick_parse
-from catalog_docs.catalog.load import _BAD_CHAR, _MAYBE_BAD, _bad_chars, _decoded, checked_parse, parse
-from catalog_docs.catalog.nodes import Node, Yaml11Value
+from catalog_docs.catalog.load import _MAYBE_BAD, _bad_chars, _decoded, checked_parse, parse
+from catalog_docs.catalog.nodes import BAD_CHAR, Node, Yaml11Value
 
 TESTS = Path(__file__).resolve().parents[1]
 FIXTURE = TESTS / "fixture-catalog"
@@ -154,11 +154,12 @@ def test_damaged_fixture_files_parse_alike(name: str, data: st.DataObject) -> No
 
 @pytest.mark.parametrize("text", ["a\u202eb", "plain §9 and é", "\x01", "x\x7fy\x85z", "ok\n\tok", "\U000e0041"])
 def test_the_quick_character_scan_finds_what_the_whole_scan_finds(text: str) -> None:
-    assert [(m.start(), m.group()) for m in _bad_chars(text)] == [(m.start(), m.group()) for m in _BAD_CHAR.finditer(text)]
+    assert [(m.start(), m.group()) for m in _bad_chars(text)] == [
+        (m.start(), m.group()) for m in BAD_CHAR.finditer(text)]
 
 
 def test_every_refused_character_is_a_candidate_of_the_quick_scan() -> None:
-    missed = [hex(c) for c in range(0x110000) if _BAD_CHAR.match(chr(c)) and not _MAYBE_BAD.match(chr(c))]
+    missed = [hex(c) for c in range(0x110000) if BAD_CHAR.match(chr(c)) and not _MAYBE_BAD.match(chr(c))]
     assert missed == []
 
 

@@ -18,7 +18,8 @@ import pytest
 
 from catalog_docs import cli
 from catalog_docs.authoring.synth import MAX_OPERATIONS, SynthSpec
-from catalog_docs.catalog.load import _BAD_CHAR, _BAD_KEY_CHAR, PROBLEMS_PER_FILE
+from catalog_docs.catalog.load import PROBLEMS_PER_FILE
+from catalog_docs.catalog.nodes import BAD_CHAR, BAD_KEY_CHAR
 from catalog_docs.catalog.schema_fast import ecma_regex
 from catalog_docs.catalog.validate import MAX_NAME_BYTES, file_name_problem, load_catalog
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid, Problem
@@ -52,7 +53,7 @@ def test_every_control_format_separator_surrogate_and_private_use_character_is_r
         category = unicodedata.category(ch)
         refused = category in ("Cf", "Cs", "Co", "Zl", "Zp") or (category == "Cc" and ch not in "\t\n\r")
         refused = refused or (code & 0xFFFE) == 0xFFFE or 0xFDD0 <= code <= 0xFDEF  # non-characters
-        if refused and not _BAD_CHAR.match(ch):
+        if refused and not BAD_CHAR.match(ch):
             missed.append(f"U+{code:04X}")
     assert not missed, missed[:20]
 
@@ -60,17 +61,17 @@ def test_every_control_format_separator_surrogate_and_private_use_character_is_r
 @pytest.mark.parametrize("ch", ["\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u17b4", "\u17b5", "\u034f",
                                 "\ufe0f", "\U000e0100", "\U000e0041", "\U000e007f", "\U000e0000"])
 def test_blank_looking_letters_tags_and_variation_selectors_are_refused(ch: str) -> None:
-    assert _BAD_CHAR.match(ch)
+    assert BAD_CHAR.match(ch)
 
 
 @pytest.mark.parametrize("ch", ["a", "é", "Ω", "中", "§", " ", "\u00a0", "\u2009", "-", "\U0001f600"])
 def test_visible_text_and_ordinary_spaces_pass_in_values(ch: str) -> None:
-    assert not _BAD_CHAR.match(ch)
+    assert not BAD_CHAR.match(ch)
 
 
 @pytest.mark.parametrize("ch", ["\t", "\n", "\r", "\x85", "\u00a0", "\u2009", "\u3000", "\u202f"])
 def test_keys_hold_no_white_space_but_the_plain_space(ch: str) -> None:
-    assert _BAD_KEY_CHAR.match(ch) and not _BAD_KEY_CHAR.match(" ")
+    assert BAD_KEY_CHAR.match(ch) and not BAD_KEY_CHAR.match(" ")
 
 
 def test_a_plain_key_with_a_raw_no_break_space_is_refused(catalog: Path) -> None:

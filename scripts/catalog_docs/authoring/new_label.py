@@ -125,7 +125,7 @@ def _label_file_text(old_text: str, old_file: Path, old: str, new: str) -> str:
     """OLD's file with its top-level `label:` value set to NEW and a first-lines note that it is a copy."""
     root = yaml.compose(old_text)
     value = next((v for k, v in root.value if k.value == "label"), None) if isinstance(root, yaml.MappingNode) else None
-    if value is None:
+    if value is None or not isinstance(root, yaml.MappingNode):
         raise CatalogDocsError(f"{shown_path(old_file)}: no label: key to change")
     text = old_text[:value.start_mark.index] + _scalar(new) + old_text[value.end_mark.index:]
     if not any(k.value == "draft" for k, _ in root.value):  # a copy of a draft is a draft already
@@ -150,7 +150,7 @@ def _write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
             out.write(text)
-        os.replace(tmp, path)
+        Path(tmp).replace(path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

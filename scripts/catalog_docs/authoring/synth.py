@@ -12,6 +12,7 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from catalog_docs.catalog.model import LOCK_VALUES, entry_key, label_slug
 from catalog_docs.errors import CatalogDocsError
@@ -56,8 +57,17 @@ def _q(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _entries(spec: SynthSpec) -> list[dict[str, object]]:
-    entries = []
+class _SynthEntry(TypedDict):
+    """One listing entry as the synthetic listing writes it (marker and area as YAML text)."""
+
+    position: int
+    path: str | None
+    marker: str
+    area: str | None
+
+
+def _entries(spec: SynthSpec) -> list[_SynthEntry]:
+    entries: list[_SynthEntry] = []
     for pos in range(1, spec.operations + 1):
         noun = _NOUNS[pos % len(_NOUNS)]
         verb = _VERBS[(pos // len(_NOUNS)) % len(_VERBS)]
@@ -99,9 +109,13 @@ def synth_files(spec: SynthSpec) -> dict[str, str]:
     labels = [f"FAKE {1 + i // 10}.{i % 10}" for i in range(spec.versions)]
     plan_names = [f"Fake Plan {k + 1}" for k in range(spec.plans)]
     entries = _entries(spec)
-    no_path = [e["position"] for e in entries if e["path"] is None]
-    files: dict[str, str] = {}
+    files = {"service.yaml": _service_text(spec, labels, plan_names), "listing.yaml": _listing_text(entries),
+             "not-shown.yaml": _register_text([e["position"] for e in entries if e["path"] is None])}
+    files.update(_version_texts(spec, rng, labels, plan_names, entries))
+    return files
 
+
+def _service_text(spec: SynthSpec, labels: list[str], plan_names: list[str]) -> str:
     svc = [
         "# yaml-language-server: $schema=schema/service.schema.json",
         f"{SYNTH_MARK} {spec.seed}): made up for benchmarks; describes no real service.",
@@ -120,8 +134,10 @@ def synth_files(spec: SynthSpec) -> dict[str, str]:
         '  source: "§8"',
         "  values: [" + ", ".join(LOCK_VALUES) + "]",
     ]
-    files["service.yaml"] = "\n".join(svc) + "\n"
+    return "\n".join(svc) + "\n"
 
+
+def _listing_text(entries: list[_SynthEntry]) -> str:
     lst = ["# yaml-language-server: $schema=schema/listing.schema.json", 'source: "§4"', "entries:"]
     for e in entries:
         lst += [
@@ -134,32 +150,38 @@ def synth_files(spec: SynthSpec) -> dict[str, str]:
         ]
         if e["path"] is None:
             lst.append("    not_shown: [fake-no-path]")
-    files["listing.yaml"] = "\n".join(lst) + "\n"
+    return "\n".join(lst) + "\n"
 
+
+def _register_text(no_path: list[int]) -> str:
     reg = [
         "# yaml-language-server: $schema=schema/not-shown.schema.json",
         "items:",
-        "  - {id: fake-purpose, topic: Purpose, detail: What each fake operation does., section: \"§1\", scope: operation}",
+        "  - {id: fake-purpose, topic: Purpose, detail: What each fake operation does., section: \"§1\", "
+        "scope: operation}",
         "  - {id: base-url, topic: Base URL, detail: The host the fake paths are relative to., section: \"§4\", "
         "scope: service, subject: base-url}",
-        "  - {id: fake-request, topic: Request, detail: Payload fields of a fake request., section: \"§4 rule 2\", scope: operation}",
+        "  - {id: fake-request, topic: Request, detail: Payload fields of a fake request., section: \"§4 rule 2\", "
+        "scope: operation}",
     ]
     if no_path:
         reg.append("  - {id: fake-no-path, topic: Path, detail: The path of this fake entry., section: \"§4\", "
                    f"scope: entry, subject: entry-path, entries: [{', '.join(map(str, no_path))}]}}")
     else:
         reg.append('  - {id: fake-no-path, topic: Path, detail: Unused here., section: "§4", scope: service}')
-    files["not-shown.yaml"] = "\n".join(reg) + "\n"
+    return "\n".join(reg) + "\n"
 
-    keys = [entry_key(e["position"], e["path"]) for e in entries]  # type: ignore[arg-type]
+
+def _version_texts(spec: SynthSpec, rng: random.Random, labels: list[str], plan_names: list[str],
+                   entries: list[_SynthEntry]) -> dict[str, str]:
+    """Each label's file: the plan entries its span lists, their values drifting from label to label."""
+    keys = [entry_key(e["position"], e["path"]) for e in entries]
     spans = _plan_spans(spec, rng)
     current = [[("close" if rng.random() < 0.7 else "unlimited") for _ in keys] for _ in plan_names]
+    files: dict[str, str] = {}
     for li, label in enumerate(labels):
         if li:
-            for values in current:
-                for i in range(len(values)):
-                    if rng.random() < CHANGE_RATE:
-                        values[i] = "unlimited" if values[i] == "close" else "close"
+            _drift(current, rng)
         out = [
             "# yaml-language-server: $schema=../schema/version-label.schema.json",
             f"label: {label}",
@@ -169,12 +191,19 @@ def synth_files(spec: SynthSpec) -> dict[str, str]:
         ]
         for k, name in enumerate(plan_names):
             first, last = spans[k]
-            if not first <= li <= last:
-                continue
-            out += [f"  {name}:", '    source: "§8 rule 1"', "    values:"]
-            out += [f"      {key}: {value}" for key, value in zip(keys, current[k])]
+            if first <= li <= last:
+                out += [f"  {name}:", '    source: "§8 rule 1"', "    values:"]
+                out += [f"      {key}: {value}" for key, value in zip(keys, current[k], strict=True)]
         files[f"versions/{label_slug(label)}.yaml"] = "\n".join(out) + "\n"
     return files
+
+
+def _drift(current: list[list[str]], rng: random.Random) -> None:
+    """Flip each value with the chance CHANGE_RATE, from one label to the next."""
+    for values in current:
+        for i in range(len(values)):
+            if rng.random() < CHANGE_RATE:
+                values[i] = "unlimited" if values[i] == "close" else "close"
 
 
 SYNTH_MARK = "# Synthetic catalogue (seed"

@@ -11,7 +11,7 @@ nodes either way; `tests/catalog/test_fastparse.py` holds the two parses to that
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -21,9 +21,9 @@ from catalog_docs.catalog.nodes import (
     CONSTRUCTOR,
     MAX_DEPTH,
     MAX_DIGITS,
-    RESOLVER,
     STR_TAG,
     Node,
+    resolve_plain,
 )
 
 _INT = "tag:yaml.org,2002:int"
@@ -32,6 +32,9 @@ _NULL = "tag:yaml.org,2002:null"
 
 _Scalar, _MapStart, _MapEnd = yaml.ScalarEvent, yaml.MappingStartEvent, yaml.MappingEndEvent
 _SeqStart, _SeqEnd = yaml.SequenceStartEvent, yaml.SequenceEndEvent
+
+
+_T = TypeVar("_T")
 
 
 class _Unusual(Exception):
@@ -50,7 +53,7 @@ def _plain(raw: str) -> tuple[str, Any]:
     known = _PLAIN.get(raw)
     if known is not None:
         return known
-    tag = RESOLVER.resolve(yaml.ScalarNode, raw, (True, False))
+    tag = resolve_plain(raw)
     if tag == STR_TAG:
         known = (tag, raw)
     elif tag == _INT:
@@ -68,7 +71,7 @@ def _plain(raw: str) -> tuple[str, Any]:
     return _remember(_PLAIN, raw, known)
 
 
-def _remember(memo: dict[str, Any], raw: str, answer: Any) -> Any:
+def _remember(memo: dict[str, _T], raw: str, answer: _T) -> _T:
     if len(memo) >= _PLAIN_MAX:  # started afresh past the bound, so memory stays flat
         memo.clear()
     memo[raw] = answer
@@ -79,7 +82,8 @@ def _key(ev: Any) -> str:
     """The text of a mapping key event that the checking parse takes as it is."""
     if ev.anchor is not None or ev.tag is not None:
         raise _Unusual
-    raw = ev.value
+    raw: str = ev.value
+    ok: bool | None
     if not ev.implicit[0]:  # quoted: text
         ok = BAD_KEY_CHAR.search(raw) is None
     elif (ok := _KEYS.get(raw)) is None:
@@ -107,30 +111,42 @@ def _collection(get: Any, ev: Any, depth: int) -> Node:
     if ev.anchor is not None or ev.tag is not None:
         raise _Unusual
     mark = ev.start_mark
-    inner = depth + 1
-    if depth >= MAX_DEPTH:  # deeper than any catalogue value: only an empty mapping or list is taken as it is
-        empty = type(get())
-        if type(ev) is _SeqStart and empty is _SeqEnd:
-            return Node("seq", [], mark.line + 1, mark.column + 1)
-        if type(ev) is _MapStart and empty is _MapEnd:
-            return Node("map", {}, mark.line + 1, mark.column + 1)
-        raise _Unusual
+    if depth >= MAX_DEPTH:
+        return _empty(get, ev, mark)
     if type(ev) is _SeqStart:
-        items: list[Node] = []
-        node = Node("seq", items, mark.line + 1, mark.column + 1)
-        while True:
-            ev = get()
-            kind = type(ev)
-            if kind is _Scalar:
-                items.append(_scalar(ev))
-            elif kind is _SeqEnd:
-                return node
-            elif kind is _MapStart or kind is _SeqStart:
-                items.append(_collection(get, ev, inner))
-            else:
-                raise _Unusual  # an alias
-    values: dict[str, Node] = {}
-    node = Node("map", values, mark.line + 1, mark.column + 1)
+        return _sequence(get, Node("seq", [], mark.line + 1, mark.column + 1), depth + 1)
+    return _mapping(get, Node("map", {}, mark.line + 1, mark.column + 1), depth + 1)
+
+
+def _empty(get: Any, ev: Any, mark: Any) -> Node:
+    """Deeper than any catalogue value: only an empty mapping or list is taken as it is."""
+    end = type(get())
+    if type(ev) is _SeqStart and end is _SeqEnd:
+        return Node("seq", [], mark.line + 1, mark.column + 1)
+    if type(ev) is _MapStart and end is _MapEnd:
+        return Node("map", {}, mark.line + 1, mark.column + 1)
+    raise _Unusual
+
+
+def _sequence(get: Any, node: Node, inner: int) -> Node:
+    """`node` with the items of the list whose start was just read, nested at `inner`."""
+    items = node.value
+    while True:
+        ev = get()
+        kind = type(ev)
+        if kind is _Scalar:
+            items.append(_scalar(ev))
+        elif kind is _SeqEnd:
+            return node
+        elif kind is _MapStart or kind is _SeqStart:
+            items.append(_collection(get, ev, inner))
+        else:
+            raise _Unusual  # an alias
+
+
+def _mapping(get: Any, node: Node, inner: int) -> Node:
+    """`node` with the keys and values of the mapping whose start was just read, nested at `inner`."""
+    values = node.value
     marks = node.key_marks
     while True:
         ev = get()
@@ -145,6 +161,7 @@ def _collection(get: Any, ev: Any, depth: int) -> Node:
         key_mark = ev.start_mark
         ev = get()
         kind = type(ev)
+        # The scalar case inline: it is most of a large catalogue (its lock values).
         if kind is _Scalar:
             values[key] = _scalar(ev)
         elif kind is _MapStart or kind is _SeqStart:

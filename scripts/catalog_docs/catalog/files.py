@@ -71,7 +71,8 @@ def looks_like_catalogue(catalog_dir: Path) -> bool:
 
 def catalogue_sources(catalog_dir: Path) -> list[Source]:
     """Every entry the loader reads or reports, in a stable order: the fixed files, unexpected YAML files at
-    the top, and every entry of versions/ but folders and hidden files that are not .yaml. Reads folder listings and metadata only."""
+    the top, and every entry of versions/ but folders and hidden files that are not .yaml. Reads folder listings
+    and metadata only."""
     root = catalog_dir.resolve()
     out: list[Source] = []
     for name, role in FIXED_FILES.items():

@@ -14,7 +14,7 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -24,29 +24,17 @@ import yaml
 from catalog_docs.catalog.fastparse import quick_parse
 from catalog_docs.catalog.files import MAX_BYTES
 from catalog_docs.catalog.nodes import (
-    BAD_CHAR as _BAD_CHAR,
-)
-from catalog_docs.catalog.nodes import (
-    BAD_KEY_CHAR as _BAD_KEY_CHAR,
-)
-from catalog_docs.catalog.nodes import (
-    BAD_QUOTED_CHAR as _BAD_QUOTED_CHAR,
-)
-from catalog_docs.catalog.nodes import (
-    CONSTRUCTOR as _constructor,
-)
-from catalog_docs.catalog.nodes import (
+    BAD_CHAR,
+    BAD_KEY_CHAR,
+    BAD_QUOTED_CHAR,
+    CONSTRUCTOR,
     MAX_DEPTH,
     MAX_DIGITS,
+    STR_TAG,
     KeyPath,
     Node,
     Yaml11Value,
-)
-from catalog_docs.catalog.nodes import (
-    RESOLVER as _resolver,
-)
-from catalog_docs.catalog.nodes import (
-    STR_TAG as _STR,
+    resolve_plain,
 )
 from catalog_docs.errors import Problem
 
@@ -85,9 +73,9 @@ nearly all ASCII, and this is a much quicker scan than testing each character ag
 
 
 def _bad_chars(text: str) -> Iterator[re.Match[str]]:
-    """`_BAD_CHAR.finditer(text)`, testing only the characters _MAYBE_BAD finds."""
+    """`BAD_CHAR.finditer(text)`, testing only the characters _MAYBE_BAD finds."""
     for maybe in _MAYBE_BAD.finditer(text):
-        if (bad := _BAD_CHAR.match(text, maybe.start())) is not None:
+        if (bad := BAD_CHAR.match(text, maybe.start())) is not None:
             yield bad
 
 
@@ -110,7 +98,8 @@ class LoadedFile:
     """For a file refused before parsing: its tree as far as a lenient parse saw it, only to name values."""
 
 
-def _problem(name: str, line: int, column: int, expected: str, found: str, hint: str = "", key: str = "(file)") -> Problem:
+def _problem(name: str, line: int, column: int, expected: str, found: str, hint: str = "",
+             key: str = "(file)") -> Problem:
     return Problem(file=name, line=line, column=column, key_path=key, expected=expected, found=found, hint=hint)
 
 
@@ -129,9 +118,9 @@ def _read_regular(path: Path, name: str) -> tuple[bytes | None, Problem | None]:
     or reads without end (a link to /dev/zero, a FIFO)."""
     hint_special = "a catalogue file is a plain file; replace it with the file itself"
     try:
-        st = os.stat(path)
+        st = path.stat()
     except FileNotFoundError:
-        found = "a symbolic link to a missing file" if os.path.islink(path) else "no such file"
+        found = "a symbolic link to a missing file" if path.is_symlink() else "no such file"
         return None, _problem(name, 1, 1, "a regular file", found, "point the link at a file or remove it")
     except OSError as exc:
         return None, _problem(name, 1, 1, "a readable file", exc.strerror or str(exc))
@@ -228,35 +217,62 @@ def _decoded(data: bytes, name: str) -> tuple[str | None, list[tuple[Problem, in
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        prefix = data[: exc.start]
-        line = prefix.count(b"\n") + 1
-        # Columns count characters, as the parser's do: decode what precedes the bad byte on its line.
-        column = len(prefix[prefix.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-        problem = _problem(name, line, column, "UTF-8 text", f"the byte 0x{data[exc.start]:02x}", "save the file as UTF-8")
-        return None, [(problem, len(prefix.decode("utf-8", "replace")))], data.decode("utf-8", "replace")
+        return _undecodable(data, name, exc)
+    problems = _text_problems(text, name)
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        problems.append((_problem(name, 1, 1, "a YAML mapping", "an empty file"), None))
+    return (None if problems else text), problems, text
+
+
+def _undecodable(data: bytes, name: str,
+                 exc: UnicodeDecodeError) -> tuple[None, list[tuple[Problem, int | None]], str]:
+    """The first byte that is not UTF-8, placed, and the text as far as it decodes (to name the value it is in)."""
+    prefix = data[: exc.start]
+    line = prefix.count(b"\n") + 1
+    # Columns count characters, as the parser's do: decode what precedes the bad byte on its line.
+    column = len(prefix[prefix.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+    problem = _problem(name, line, column, "UTF-8 text", f"the byte 0x{data[exc.start]:02x}", "save the file as UTF-8")
+    return None, [(problem, len(prefix.decode("utf-8", "replace")))], data.decode("utf-8", "replace")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _TextCheck:
+    """One kind of text a catalogue file never holds: how to find it, where each find is, and how to say it."""
+
+    find: Callable[[str], Iterator[re.Match[str]]]
+    place: Callable[[re.Match[str]], int]
+    expected: str
+    found: Callable[[re.Match[str]], str]
+    hint: str
+
+
+_TEXT_CHECKS = (
+    _TextCheck(find=_bad_chars, place=lambda m: m.start(), expected="visible text",
+               found=lambda m: char_name(m.group()), hint="remove the control or invisible formatting character"),
+    _TextCheck(find=_tab_indents, place=lambda m: m.end() - 1, expected="indentation with spaces",
+               found=lambda m: "a tab", hint="YAML forbids tabs in indentation"),
+)
+"""The checks of a file's text before it is parsed, in the order they report."""
+
+
+def _text_problems(text: str, name: str) -> list[tuple[Problem, int | None]]:
+    """What the text checks find, each with its offset: the first REPORTED_PER_FILE of each check placed, the rest
+    counted on one more line."""
     problems: list[tuple[Problem, int | None]] = []
-    lines = None  # found only when there is something to place
-    for found, place, describe in (
-        (_bad_chars(text), re.Match.start, lambda m: ("visible text", char_name(m.group()),
-                                                       "remove the control or invisible formatting character")),
-        (_tab_indents(text), lambda m: m.end() - 1,
-         lambda m: ("indentation with spaces", "a tab", "YAML forbids tabs in indentation")),
-    ):
+    lines: _LineIndex | None = None  # found only when there is something to place
+    for check in _TEXT_CHECKS:
+        found = check.find(text)
         for count, m in enumerate(found):
-            at = place(m)
+            at = check.place(m)
             lines = lines or _LineIndex(text)
             line, column = lines.line_col(at)
             if count == REPORTED_PER_FILE:
                 more = 1 + sum(1 for _ in found)
-                expected, what, _ = describe(m)
-                problems.append((_problem(name, line, column, expected,
+                problems.append((_problem(name, line, column, check.expected,
                                           f"{more} more like the ones above, the first here", "fix those too"), at))
                 break
-            expected, what, hint = describe(m)
-            problems.append((_problem(name, line, column, expected, what, hint), at))
-    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
-        problems.append((_problem(name, 1, 1, "a YAML mapping", "an empty file"), None))
-    return (None if problems else text), problems, text
+            problems.append((_problem(name, line, column, check.expected, check.found(m), check.hint), at))
+    return problems
 
 
 class _LineIndex:
@@ -286,7 +302,7 @@ def _cleaned(text: str, tab_width: int) -> tuple[str, list[int]]:
             origin.extend([start + i] * width)
         rest = line[indent:]
         kept = 0
-        for bad in _BAD_CHAR.finditer(rest):
+        for bad in BAD_CHAR.finditer(rest):
             out.append(rest[kept:bad.start()])
             origin.extend(range(start + indent + kept, start + indent + bad.start()))
             kept = bad.end()
@@ -303,30 +319,40 @@ def _locate(text: str, offsets: list[int]) -> tuple[Node | None, list[KeyPath | 
     if len(text) > LOCATE_WHOLE and last >= 0:
         end = text.find("\n", last)
         text = text if end == -1 else text[: end + 1]
-    for width in (2, 4, 1, 8) if "\t" in text else (1,):
-        cleaned, origin = _cleaned(text, width)
-        builder = _Builder("")
-        try:
-            root, _ = _parse_with(builder, cleaned)
-        except (yaml.YAMLError, StopIteration, RecursionError, _TooDeep):
-            continue
-        if root is None:
-            continue
-        lines = [0, *(m.end() for m in re.finditer("\n", cleaned))]
-        paths: list[KeyPath | None] = []
-        for offset in offsets:
-            at = bisect.bisect_left(origin, offset)
-            line = bisect.bisect_right(lines, at) - 1
-            inside = [s for s in builder.spans if s[0] <= at <= s[1]]
-            same_line = [s for s in builder.spans if s[2] == line]
-            if inside:
-                paths.append(min(inside, key=lambda s: s[1] - s[0])[3])
-            elif same_line:
-                paths.append(next((s for s in same_line if s[0] >= at), same_line[-1])[3])
-            else:
-                paths.append(None)
-        return root, paths
+    for width in (2, 4, 1, 8) if "\t" in text else (1,):  # tab widths to try, the likeliest first
+        parsed = _lenient_parse(text, width)
+        if parsed is not None:
+            root, builder, origin, lines = parsed
+            return root, [_path_at(builder, origin, lines, offset) for offset in offsets]
     return None, [None] * len(offsets)
+
+
+def _lenient_parse(text: str, tab_width: int) -> tuple[Node, _Builder, list[int], list[int]] | None:
+    """The tree of the cleaned text, the builder that saw its scalars, each cleaned character's offset in `text`,
+    and the cleaned text's line starts; None when even the cleaned text does not parse."""
+    cleaned, origin = _cleaned(text, tab_width)
+    builder = _Builder("")
+    try:
+        root, _ = _parse_with(builder, cleaned)
+    except (yaml.YAMLError, StopIteration, RecursionError, _TooDeep):
+        return None
+    if root is None:
+        return None
+    return root, builder, origin, [0, *(m.end() for m in re.finditer("\n", cleaned))]
+
+
+def _path_at(builder: _Builder, origin: list[int], lines: list[int], offset: int) -> KeyPath | None:
+    """The key path of the value at `offset` of the original text: the smallest scalar around it, else the first
+    scalar after it on its line (or the line's last), else None."""
+    at = bisect.bisect_left(origin, offset)
+    line = bisect.bisect_right(lines, at) - 1
+    inside = [s for s in builder.spans if s[0] <= at <= s[1]]
+    if inside:
+        return min(inside, key=lambda s: s[1] - s[0])[3]
+    same_line = [s for s in builder.spans if s[2] == line]
+    if same_line:
+        return next((s for s in same_line if s[0] >= at), same_line[-1])[3]
+    return None
 
 
 def _shown_tag(tag: str) -> str:
@@ -382,7 +408,8 @@ class _Builder:
                       "write the value out; anchors are not allowed")
         tag = getattr(ev, "tag", None)
         if tag:
-            self.fail(ev.start_mark, path, "plain data", f"the tag {_shown_tag(tag)}", "remove the tag; tags are not allowed")
+            self.fail(ev.start_mark, path, "plain data", f"the tag {_shown_tag(tag)}",
+                      "remove the tag; tags are not allowed")
             refused = True
         return refused
 
@@ -401,69 +428,86 @@ class _Builder:
                 level -= 1
 
     def build(self, events: Any, depth: int, path: KeyPath, *, key: bool = False) -> Node:
+        """The node of the next value in `events`, at nesting `depth` and key path `path` (`key`: a mapping key)."""
         ev = events.get_event()
         refused = self.check_event(ev, path)
         mark = ev.start_mark
-        line, column = mark.line + 1, mark.column + 1
         if isinstance(ev, yaml.AliasEvent):
-            return Node("scalar", Yaml11Value(f"*{ev.anchor}"), line, column, f"*{ev.anchor}", None, refused=True)
+            return Node("scalar", Yaml11Value(f"*{ev.anchor}"), mark.line + 1, mark.column + 1, f"*{ev.anchor}", None,
+                        refused=True)
         if isinstance(ev, yaml.ScalarEvent):
-            self.spans.append((ev.start_mark.index, ev.end_mark.index, ev.start_mark.line, path))
-            node = self.scalar(ev, path)
-            node.refused = node.refused or refused
-            if isinstance(node.value, str) and (key or ev.style == '"'):
-                self.check_text(ev, node, path, key)
-            return node
+            return self.scalar_node(ev, path, refused=refused, key=key)
         if not isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):  # pragma: no cover
             raise yaml.YAMLError(f"unexpected {type(ev).__name__}")
         kind: Literal["map", "seq"] = "map" if isinstance(ev, yaml.MappingStartEvent) else "seq"
         end = yaml.MappingEndEvent if kind == "map" else yaml.SequenceEndEvent
+        node = Node(kind, {} if kind == "map" else [], mark.line + 1, mark.column + 1, refused=refused)
         if depth >= MAX_DEPTH and not isinstance(events.peek_event(), end):
             # Its contents would sit deeper than any catalogue value; stop here rather than recurse on.
             self.fail(mark, path, f"a single value (the catalogue nests at most {MAX_DEPTH} levels deep)",
                       f"{'a mapping' if kind == 'map' else 'a list'} with values inside",
                       "write the value itself; the catalogue format is flat")
             self.skip(events, depth)
-            return Node(kind, {} if kind == "map" else [], line, column, refused=True)
-        if kind == "seq":
-            items = []
-            while not isinstance(events.peek_event(), yaml.SequenceEndEvent):
-                items.append(self.build(events, depth + 1, (*path, len(items))))
-            events.get_event()
-            return Node("seq", items, line, column, refused=refused)
-        node = Node("map", {}, line, column, refused=refused)
+            node.refused = True
+            return node
+        return self.sequence(events, depth, path, node) if kind == "seq" else self.mapping(events, depth, path, node)
+
+    def scalar_node(self, ev: Any, path: KeyPath, *, refused: bool, key: bool) -> Node:
+        self.spans.append((ev.start_mark.index, ev.end_mark.index, ev.start_mark.line, path))
+        node = self.scalar(ev, path)
+        node.refused = node.refused or refused
+        if isinstance(node.value, str) and (key or ev.style == '"'):
+            self.check_text(ev, node, path, key)
+        return node
+
+    def sequence(self, events: Any, depth: int, path: KeyPath, node: Node) -> Node:
+        """`node` with the items of the list whose start was just read."""
+        items: list[Node] = node.value
+        while not isinstance(events.peek_event(), yaml.SequenceEndEvent):
+            items.append(self.build(events, depth + 1, (*path, len(items))))
+        events.get_event()
+        return node
+
+    def mapping(self, events: Any, depth: int, path: KeyPath, node: Node) -> Node:
+        """`node` with the keys and values of the mapping whose start was just read; a key that is not text, or
+        is there twice, is reported and its value left out."""
         while not isinstance(events.peek_event(), yaml.MappingEndEvent):
             key_ev = events.peek_event()
             k = self.build(events, depth + 1, path, key=True)
-            is_text = k.kind == "scalar" and k.tag == _STR and not k.refused
+            is_text = k.kind == "scalar" and k.tag == STR_TAG and not k.refused
             if is_text and isinstance(key_ev, yaml.ScalarEvent):
                 self.spans[-1] = (*self.spans[-1][:3], (*path, k.value))  # a key names its own value
             value = self.build(events, depth + 1, (*path, k.value) if is_text else path)
-            if k.refused:
-                node.refused = True  # already reported; the mapping lacks a key we cannot name
-                continue
-            if not is_text:
-                merge = k.tag == "tag:yaml.org,2002:merge"
-                self.fail(key_ev.start_mark, path, "a text key", k.describe(),
-                          "merge keys are not allowed; write the keys out" if merge
-                          else "quote the key" if k.kind == "scalar" and k.raw else "write the key's name")
-                node.refused = True
-                continue
-            if k.value in node.value:
-                first = node.key_marks[k.value]
-                self.fail(key_ev.start_mark, (*path, k.value), "each key once", f"the key {k.value!r} again",
-                          f"first written at line {first[0]}; keep one")
-                continue
-            node.value[k.value] = value
-            node.key_marks[k.value] = (k.line, k.column)
+            if self.key_taken(node, path, key_ev, k, is_text=is_text):
+                node.value[k.value] = value
+                node.key_marks[k.value] = (k.line, k.column)
         events.get_event()
         return node
+
+    def key_taken(self, node: Node, path: KeyPath, key_ev: Any, k: Node, *, is_text: bool) -> bool:
+        """Whether key `k` of mapping `node` takes its value; else why not is reported (or was already)."""
+        if k.refused:
+            node.refused = True  # already reported; the mapping lacks a key we cannot name
+            return False
+        if not is_text:
+            merge = k.tag == "tag:yaml.org,2002:merge"
+            self.fail(key_ev.start_mark, path, "a text key", k.describe(),
+                      "merge keys are not allowed; write the keys out" if merge
+                      else "quote the key" if k.kind == "scalar" and k.raw else "write the key's name")
+            node.refused = True
+            return False
+        if k.value in node.value:
+            first = node.key_marks[k.value]
+            self.fail(key_ev.start_mark, (*path, k.value), "each key once", f"the key {k.value!r} again",
+                      f"first written at line {first[0]}; keep one")
+            return False
+        return True
 
     def check_text(self, ev: Any, node: Node, path: KeyPath, key: bool) -> None:
         """Refuse characters in a parsed text: a double-quoted string can write any of them as an escape
         (`\\u202E`, `\\0`, `\\e`), which the check of the raw file does not see; a key may not hold any
         white space but the plain space either."""
-        refused = _BAD_KEY_CHAR if key else _BAD_QUOTED_CHAR
+        refused = BAD_KEY_CHAR if key else BAD_QUOTED_CHAR
         bad = refused.search(node.value)
         if bad is None:
             return
@@ -480,10 +524,10 @@ class _Builder:
         raw = ev.value
         line, column = ev.start_mark.line + 1, ev.start_mark.column + 1
         if not ev.implicit[0]:  # quoted, block or tagged scalars are always text
-            return Node("scalar", raw, line, column, raw, _STR)
-        tag = _resolver.resolve(yaml.ScalarNode, raw, (True, False))
-        if tag == _STR:
-            return Node("scalar", raw, line, column, raw, _STR)
+            return Node("scalar", raw, line, column, raw, STR_TAG)
+        tag = resolve_plain(raw)
+        if tag == STR_TAG:
+            return Node("scalar", raw, line, column, raw, STR_TAG)
         if tag in ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"):
             return Node("scalar", Yaml11Value(raw), line, column, raw, tag)
         if tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:float"):
@@ -494,7 +538,7 @@ class _Builder:
             self.fail(ev.start_mark, path, f"a whole number of at most {MAX_DIGITS} digits",
                       f"a number of {len(raw.lstrip('+-'))} digits")
             return Node("scalar", Yaml11Value(raw), line, column, raw, tag, refused=True)
-        value = _constructor.construct_object(yaml.ScalarNode(tag, raw))
+        value = CONSTRUCTOR.construct_object(yaml.ScalarNode(tag, raw))
         return Node("scalar", value, line, column, raw, tag)
 
 
@@ -555,31 +599,62 @@ def checked_parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem
     if documents > 1:
         return None, builder.listed_problems()
     if root is not None and root.kind != "map":
-        builder.problems.append((_problem(name, root.line, root.column, "a mapping at the top level", root.describe()), None))
+        builder.problems.append((_problem(name, root.line, root.column, "a mapping at the top level",
+                                          root.describe()), None))
         root = None
     return root, builder.listed_problems()
 
 
-def _syntax_problem(builder: _Builder, text: str, name: str, exc: yaml.MarkedYAMLError) -> tuple[Problem, KeyPath | None]:
-    """A YAML syntax error, placed where the reader has to change something. YAML notices a missing ':' or an
-    unclosed quote only where the text stops making sense, often lines later; the line to fix is where the key
-    or the quoted text began."""
-    if exc.context == "while scanning a simple key" and exc.context_mark is not None:
-        # The key's own mark (the context), not the next line where the scanner gave up looking for its ':'.
-        return _no_colon(name, text, exc.context_mark.line, exc.context_mark.column), None
-    if "quoted scalar" in (exc.context or "") and "end of stream" in (exc.problem or "") and exc.context_mark:
-        start = exc.context_mark  # where the quote opened; the scanner gave up at the end of the file
-        where = next((s[3] for s in reversed(builder.spans) if s[2] == start.line), None)
-        return _problem(name, start.line + 1, start.column + 1, "valid YAML", "a quoted text that is never closed",
-                        "close the quote on this line"), where
+Located = tuple[Problem, KeyPath | None]
+"""A problem, with the key path of the value it is about (None: the file as a whole)."""
+SyntaxPlacer = Callable[["_Builder", str, str, yaml.MarkedYAMLError], "Located | None"]
+
+
+def _key_without_colon(builder: _Builder, text: str, name: str, exc: yaml.MarkedYAMLError) -> Located | None:
+    """The scanner notices a key without its ':' at the next line (its problem mark); the key itself is where it
+    started (the context mark), on the line to fix."""
+    if exc.context != "while scanning a simple key" or exc.context_mark is None:
+        return None
+    return _no_colon(name, text, exc.context_mark.line, exc.context_mark.column), None
+
+
+def _quote_never_closed(builder: _Builder, text: str, name: str, exc: yaml.MarkedYAMLError) -> Located | None:
+    """A quote that nothing closes: the scanner gives up at the end of the file; the quote opened at its context."""
+    start = exc.context_mark
+    if "quoted scalar" not in (exc.context or "") or "end of stream" not in (exc.problem or "") or start is None:
+        return None
+    where = next((s[3] for s in reversed(builder.spans) if s[2] == start.line), None)
+    return _problem(name, start.line + 1, start.column + 1, "valid YAML", "a quoted text that is never closed",
+                    "close the quote on this line"), where
+
+
+def _text_ran_on(builder: _Builder, text: str, name: str, exc: yaml.MarkedYAMLError) -> Located | None:
+    """A text that went on past its line: a quote closed only by the next one, or a key without ':' whose next
+    lines, indented under it, YAML read as more of it."""
     mark = exc.problem_mark or exc.context_mark
-    if mark is not None and (began := _ran_on(text, mark)) is not None:
-        quoted, line, column = began
-        if not quoted:  # `key` on one line, `other: value` under it: one plain text `key other`, then a ':'
-            return _no_colon(name, text, line, column), None
-        where = next((s[3] for s in builder.spans if s[2] == line), None)  # the quoted value's own key path
-        return _problem(name, line + 1, column + 1, "valid YAML", f"a quoted text that runs on to line {mark.line + 1}",
-                        "close the quote on this line"), where
+    began = _ran_on(text, mark) if mark is not None else None
+    if mark is None or began is None:
+        return None
+    quoted, line, column = began
+    if not quoted:  # `key` on one line, `other: value` under it: one plain text `key other`, then a ':'
+        return _no_colon(name, text, line, column), None
+    where = next((s[3] for s in builder.spans if s[2] == line), None)  # the quoted value's own key path
+    return _problem(name, line + 1, column + 1, "valid YAML", f"a quoted text that runs on to line {mark.line + 1}",
+                    "close the quote on this line"), where
+
+
+SYNTAX_PLACERS: tuple[SyntaxPlacer, ...] = (_key_without_colon, _quote_never_closed, _text_ran_on)
+"""Syntax errors YAML reports away from the line to fix, each placed where the reader changes something; the
+first that knows the error places it, else it is reported where YAML noticed it."""
+
+
+def _syntax_problem(builder: _Builder, text: str, name: str, exc: yaml.MarkedYAMLError) -> Located:
+    """A YAML syntax error, placed where the reader has to change something."""
+    for placer in SYNTAX_PLACERS:
+        placed = placer(builder, text, name, exc)
+        if placed is not None:
+            return placed
+    mark = exc.problem_mark or exc.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     found = re.sub(r"^found ", "", (exc.problem or "text that is not YAML").strip())
     # Name the value on the line of the error, if the parser got that far.
@@ -665,9 +740,11 @@ def _load_bytes(data: bytes, name: str) -> LoadedFile:
     return _loaded(name, *_decoded(data, name))
 
 
-def _loaded(name: str, text: str | None, problems: list[tuple[Problem, int | None]], readable: str | None) -> LoadedFile:
+def _loaded(name: str, text: str | None, problems: list[tuple[Problem, int | None]],
+            readable: str | None) -> LoadedFile:
     if text is None:
-        outline, paths = _locate(readable, [o if o is not None else -1 for _, o in problems]) if readable else (None, [])
+        offsets = [o if o is not None else -1 for _, o in problems]
+        outline, paths = _locate(readable, offsets) if readable else (None, [])
         located = tuple((p, paths[i] if o is not None and paths else None) for i, (p, o) in enumerate(problems))
         return LoadedFile(name=name, root=None, problems=located, outline=outline)
     root, found = parse(text, name)

@@ -15,6 +15,15 @@ MAX_DEPTH = 5
 
 STR_TAG = "tag:yaml.org,2002:str"
 RESOLVER = yaml.resolver.Resolver()
+
+
+def resolve_plain(raw: str) -> str:
+    """The tag YAML 1.1 (and so PyYAML) gives the plain scalar `raw`."""
+    # types-PyYAML leaves Resolver.resolve unannotated; it returns the tag, a str.
+    tag: str = RESOLVER.resolve(yaml.ScalarNode, raw, (True, False))  # type: ignore[no-untyped-call]
+    return tag
+
+
 CONSTRUCTOR = yaml.constructor.SafeConstructor()
 TAG_NAMES = {
     "tag:yaml.org,2002:bool": "a YAML 1.1 boolean",
@@ -96,7 +105,8 @@ class Node:
         if self.tag == "tag:yaml.org,2002:null" and not self.raw:
             return "nothing"
         if self.tag == STR_TAG:
-            return f"the text {self.raw!r}" if len(self.raw or "") <= 60 else f"a text of {len(self.raw or '')} characters"
+            size = len(self.raw or "")
+            return f"the text {self.raw!r}" if size <= 60 else f"a text of {size} characters"
         raw = self.raw or ""
         shown = raw if len(raw) <= 60 else f"{raw[:40]}... ({len(raw)} characters)"
         return f"{TAG_NAMES.get(self.tag or '', 'a value')} `{shown}`"

@@ -48,7 +48,8 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterat
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-AnchoredValidator = validators.extend(Draft202012Validator, {"pattern": _pattern})
+# jsonschema's validators.extend is unannotated; it returns a validator class like the one it extends.
+AnchoredValidator = validators.extend(Draft202012Validator, {"pattern": _pattern})  # type: ignore[no-untyped-call]
 """Draft 2020-12 with `pattern` read as ECMAScript reads it (see ecma_regex); `propertyNames` uses it too."""
 
 _VALUES_KEYWORDS = {"type", "minProperties", "additionalProperties", "propertyNames"}
@@ -84,7 +85,8 @@ class ValuesFastPath:
 
     def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
         """Validate plain data (as `Node.plain()` gives it, so it may be changed in place)."""
-        return self.validator.iter_errors(self._trimmed(instance))
+        errors: Iterator[ValidationError] = self.validator.iter_errors(self._trimmed(instance))
+        return errors
 
     def _trimmed(self, instance: Any) -> Any:
         plans = instance.get("plans") if self.rule is not None and isinstance(instance, dict) else None
