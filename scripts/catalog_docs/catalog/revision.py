@@ -17,6 +17,7 @@ A revision is data written by someone the reviewer may not know, so nothing in i
 from __future__ import annotations
 
 import dataclasses
+import os
 import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
@@ -105,7 +106,8 @@ def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
 
 def _toplevel(folder: Path) -> Path | None:
     result = _git(["rev-parse", "--show-toplevel"], folder)
-    return Path(result.stdout.decode().strip()) if result.returncode == 0 else None
+    # The checkout's own path, in the file system's encoding (it need not be UTF-8).
+    return Path(os.fsdecode(result.stdout.rstrip(b"\n"))) if result.returncode == 0 else None
 
 
 def _checkout(catalog_dir: Path) -> tuple[Path, str]:
