@@ -8,6 +8,7 @@ checks that the YAML and these constants agree.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 FIXTURE_CATALOG = Path(__file__).resolve().parent / "fixture-catalog"
@@ -79,7 +80,7 @@ VALUES: dict[str, dict[str, tuple[str, ...]]] = {
 LABELS = tuple(VALUES)
 LABEL_SLUGS = {label: label.replace(" ", "-") for label in LABELS}
 PLAN_SLUGS = {name: name.replace(" ", "-") for name in PLAN_NAMES}
-PAIRS = tuple(zip(LABELS, LABELS[1:]))
+PAIRS = tuple(itertools.pairwise(LABELS))
 """Consecutive version labels: each pair has a comparison page."""
 
 NOT_SHOWN = {
@@ -109,13 +110,13 @@ def columns() -> list[tuple[str, str]]:
 def changes(a: str, b: str) -> list[tuple[str, int, str, str]]:
     """Values that differ between two labels under a plan entry both list: (plan, position, from, to)."""
     return [(plan, i + 1, x, y) for plan in VALUES[a] if plan in VALUES[b]
-            for i, (x, y) in enumerate(zip(VALUES[a][plan], VALUES[b][plan])) if x != y]
+            for i, (x, y) in enumerate(zip(VALUES[a][plan], VALUES[b][plan], strict=True)) if x != y]
 
 
 def unchanged(a: str, b: str) -> list[tuple[str, int, str]]:
     """Values two labels share under a plan entry both list: (plan, position, value)."""
     return [(plan, i + 1, x) for plan in VALUES[a] if plan in VALUES[b]
-            for i, (x, y) in enumerate(zip(VALUES[a][plan], VALUES[b][plan])) if x == y]
+            for i, (x, y) in enumerate(zip(VALUES[a][plan], VALUES[b][plan], strict=True)) if x == y]
 
 
 def plans_removed(a: str, b: str) -> list[str]:

@@ -52,7 +52,8 @@ def test_the_fixture_keeps_the_variety_the_site_tests_need() -> None:
     assert moves == {("close", "unlimited"), ("unlimited", "close")}
     assert {at for at, _ in ff.MARKERS.values()} == {"start", "end", "not-shown"}
     assert None in ff.PATHS[:-1], "the entry without a path sits inside the listing, not only at its end"
-    assert any(p is not None and a is None for p, a in zip(ff.PATHS, ff.AREA_OF)), "an entry with a path and no area"
+    assert any(p is not None and a is None for p, a in zip(ff.PATHS, ff.AREA_OF, strict=True)), \
+        "an entry with a path and no area"
     assert {scope for scope, _, _ in ff.NOT_SHOWN.values()} == {"operation", "service", "entry"}
 
 

@@ -52,7 +52,7 @@ def _apply(case: Path, catalog: Path) -> None:
         if item.get("delete"):
             target.unlink()
         elif "append" in item:
-            with open(target, "ab") as f:
+            with target.open("ab") as f:
                 f.write(item["append"].encode("utf-8") * int(item.get("times", 1)))
         elif "make" in item or "symlink_to" in item:
             if target.exists() or target.is_symlink():

@@ -94,7 +94,7 @@ def test_an_id_ending_in_path_means_nothing_without_a_subject(tmp_path: Path) ->
 
 def test_a_version_marker_item_accepts_entries_whose_marker_is_not_shown(tmp_path: Path) -> None:
     catalog = _copy(tmp_path)
-    with open(catalog / "not-shown.yaml", "a", encoding="utf-8") as f:
+    with (catalog / "not-shown.yaml").open("a", encoding="utf-8") as f:
         f.write("  - id: fake-marker\n    topic: Fake marker\n    detail: Where it sits.\n    section: \"§9\"\n"
                 "    scope: entry\n    subject: version-marker\n    entries: [7]\n")
     loaded = load_catalog(catalog)

@@ -132,7 +132,8 @@ def test_terminal_text_shows_controls_escaped(raw: str, shown: str) -> None:
 def test_errors_print_their_input_escaped() -> None:
     problem = Problem(file="versions/\x1b]0;t\x07.yaml", line=1, column=1, key_path="versions[\u202eX]",
                       expected="x", found="the text '\x1b[2J'", hint="\r")
-    assert str(problem) == "versions/\\x1b]0;t\\x07.yaml:1:1: versions[\\u202eX]: expected x, found the text '\\x1b[2J' (\\x0d)"
+    assert str(problem) == ("versions/\\x1b]0;t\\x07.yaml:1:1: versions[\\u202eX]: expected x, "
+                            "found the text '\\x1b[2J' (\\x0d)")
     assert str(CatalogDocsError("bad label \x1b[31mX\nnext")) == "bad label \\x1b[31mX\\x0anext"
 
 
@@ -251,7 +252,8 @@ def test_duplicate_keys_past_the_limit_are_counted_not_listed(catalog: Path) -> 
     path.write_text(path.read_text(encoding="utf-8") + "extra:\n" + "  k: v\n" * (PROBLEMS_PER_FILE + 99),
                     encoding="utf-8")
     problems = _problems(catalog)
-    assert sum("expected each key once" in p for p in problems) == PROBLEMS_PER_FILE  # 299 keys k: the first and 298 duplicates
+    # 299 keys k: the first and 298 duplicates
+    assert sum("expected each key once" in p for p in problems) == PROBLEMS_PER_FILE
     counted = [p for p in problems if "more problems, the first here" in p]
     assert len(counted) == 1 and "found 98 more problems" in counted[0], counted
 
@@ -268,7 +270,8 @@ def test_synth_sizes_have_upper_bounds(sizes: dict[str, int], message: str) -> N
 
 
 def test_synth_refuses_a_huge_size_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = cli.main(["synth", "--operations", "999999999", "--versions", "2", "--plans", "2", "--out", str(tmp_path / "s")])
+    code = cli.main(["synth", "--operations", "999999999", "--versions", "2", "--plans", "2",
+                     "--out", str(tmp_path / "s")])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "10,000" in err and "Traceback" not in err, err
     assert not (tmp_path / "s").exists()
