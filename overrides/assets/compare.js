@@ -227,6 +227,12 @@
 
   function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
 
+  /* 1st, 2nd, 3rd, 11th (formats.ordinal) */
+  function ordinal(n) {
+    var suffix = [11, 12, 13].indexOf(n % 100) >= 0 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th";
+    return n + suffix;
+  }
+
   var api = { compareSides: compareSides, parseSide: parseSide, groups: groups, transitions: transitions, makeId: makeId };
   if (typeof module === "object" && module.exports) module.exports = api;
   root.CatalogCompare = api;
@@ -336,10 +342,10 @@
     groups(res).forEach(function (g) {
       var o = g.opening;
       out.appendChild(el("h4", {}, [res.mode === "plans" ? fromName + " \u2192 " + toName : g.label + " \u00b7 plan entry " + g.plan]));
-      /* The listing's own facts, as the text and Markdown formats print them (place among plan entries; source). */
-      var facts = o ? " (" + (o.kind === "plan-removed" ? "was " : "") + "place among plan entries " +
-        String(o.values.order[o.kind === "plan-added" ? "to" : "from"]) + "; source " +
-        o.values.source[o.kind === "plan-added" ? "to" : "from"] + ")" : "";
+      /* The listing's own facts, as the text and Markdown formats print them (2nd among the plan entries, cited from §8). */
+      var side = o && o.kind === "plan-added" ? "to" : "from";
+      var facts = o ? " (" + ordinal(o.values.order[side]) + " among the plan entries, cited from " +
+        o.values.source[side] + ")" : "";
       if (o && o.kind === "plan-added") {
         out.appendChild(el("p", { id: o.id }, o.basis
           ? [notListed(), " under " + fromName + "; listed under " + toName + facts + ". Each value is compared with its previous label, " +

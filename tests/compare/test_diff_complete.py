@@ -216,6 +216,7 @@ def test_an_entry_moved_to_another_area_names_both_areas_and_sides_read_as_place
 def test_the_sites_compare_pages_give_a_listings_facts_as_the_records_do() -> None:
     # The site's comparison of consecutive labels shows what its plan-added and plan-removed records hold.
     from catalog_docs.compare.changes import Side, compare_sides
+    from catalog_docs.compare.formats import ordinal
     from catalog_docs.site.render import render_pages
 
     catalog = load_catalog(FIXTURE_CATALOG)
@@ -227,6 +228,6 @@ def test_the_sites_compare_pages_give_a_listings_facts_as_the_records_do() -> No
             if c.kind in ("plan-added", "plan-removed"):
                 side = "after" if c.kind == "plan-added" else "before"
                 facts = {v.field: getattr(v, side) for v in c.values}
-                assert f"(place among plan entries {facts['order']}; source [{facts['source']}](" in page
+                assert f"({ordinal(facts['order'])} among the plan entries, cited from [{facts['source']}](" in page
                 checked += 1
     assert checked >= 2
