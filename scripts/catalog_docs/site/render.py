@@ -111,6 +111,12 @@ def _op_link(title: str, slug: str, root: str) -> Markup:
     return Markup(f"[{md_escape(title)}]({root}operations/{do_url(slug)}.md)")
 
 
+def do_since_url(href: Href, from_side: str, to_side: str) -> Markup:
+    """The any-pair comparison's address (compare/, whose compare.js reads `?from=...&to=...`) for two sides,
+    `LABEL` or `LABEL:PLAN`, from the page `href` belongs to; for an HTML attribute (the `&` as `&amp;`)."""
+    return Markup(f"{href('compare/index.md')}?from={quote(from_side, safe='')}&amp;to={quote(to_side, safe='')}")
+
+
 def do_summary_text(rows: Any) -> str:
     """A comparison's summary rows as one plain sentence part (`1 plan entry added, 3 values changed
     close → unlimited`), for a page description; escaped where it lands, like any text."""
@@ -164,6 +170,7 @@ def _environment() -> Environment:
     env.filters["cite"] = do_cite
     env.filters["op_link"] = do_op_link
     env.filters["summary_text"] = do_summary_text
+    env.filters["since_url"] = do_since_url
     env.filters["html_block"] = html_block
     env.filters.update(TABLE_FILTERS)
     env.globals.update(MARKS)
