@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -76,8 +76,9 @@ def do_cite(citation: str, root: str | Href) -> Markup:
     the page being rendered; a citation of another form fails the render (CatalogDocsError). Given `href`
     (in an HTML table, where mkdocs rewrites no link) the links are HTML, to the built page's URL."""
     if isinstance(root, Href):
-        return Markup(", ".join(f'<a href="{root("sources/index.md#" + section_anchor(p.section))}">{md_escape(p.text)}</a>'
-                                for p in citation_parts(str(citation))))
+        return Markup(", ".join(
+            f'<a href="{root("sources/index.md#" + section_anchor(p.section))}">{md_escape(p.text)}</a>'
+            for p in citation_parts(str(citation))))
     return _cite(str(citation), str(root))
 
 
@@ -340,7 +341,7 @@ def _paged(pages: _Pages, first: str, template: str, rows: list[Any], size: int 
     chunks = _chunks(len(rows), size)
     folder = first[: -len("/index.md")] if first.endswith("/index.md") else first[: -len(".md")]
     names = [first] + [f"{folder}/page-{i}.md" for i in range(2, len(chunks) + 1)]
-    for i, ((start, stop), name) in enumerate(zip(chunks, names)):
+    for i, ((start, stop), name) in enumerate(zip(chunks, names, strict=True)):
         pager = [(j + 1, _href(n, name), j == i) for j, n in enumerate(names)]
         fixed = {"page_number": i + 1, "page_count": len(chunks), "pager": pager, **context}
         values = None if page_values is None else partial(page_values, start, stop)
@@ -361,7 +362,8 @@ def _plan_row(pages: _Pages, name: str, entry: ListingEntry) -> tuple[ListingEnt
 def _operation_context(pages: _Pages, entry: ListingEntry) -> dict[str, Any]:
     history = pages.history(entry)
     values = "; ".join(
-        f"{v.label}: " + ", ".join(f"{name} {c.value}" for name, c in zip(pages.catalog.plan_names, cells) if c.value)
+        f"{v.label}: " + ", ".join(f"{name} {c.value}" for name, c in zip(pages.catalog.plan_names, cells, strict=True)
+                                   if c.value)
         for v, cells in history
     )
     description = f"{entry.method} {entry.title}. Lock values by version label and plan entry: {values}."
@@ -437,60 +439,137 @@ def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo 
     `history`: when each label was added (site.history), which the changelog and its feed are made from too;
     without it (a render of a catalogue alone, as the benchmark and tests do) they are not made."""
     pages = _Pages(catalog, directory_urls, keyed=memo is not None)
-    digests = pages.digests
     pairs = consecutive_pairs(catalog)
-    comparisons = _comparisons(pages, pairs, memo)
-    pages.add("index.md", "home.md.j2", pairs=pairs)
-    pages.add("legend.md", "legend.md.j2")
-    column_values = list(zip(*(c.plan.values for c in pages.columns))) or [() for _ in catalog.entries]
-    by_column = list(zip(catalog.entries, column_values))
-    wide = rows_per_page(len(pages.columns))
+    column_values = list(zip(*(c.plan.values for c in pages.columns), strict=True)) or [() for _ in catalog.entries]
+    planning = _Planning(pages=pages, memo=memo, history=history, pairs=pairs,
+                         comparisons=_comparisons(pages, pairs, memo), column_values=column_values)
+    for step in _STEPS:
+        step(planning)
+    return pages
 
-    def row_values(start: int, stop: int) -> bytes:  # every value of those listing entries (all columns)
-        return _rows_digest(column_values[start:stop])
 
-    _paged(pages, "operations/index.md", "operations.md.j2", by_column, wide, columns=pages.columns,
-           page_values=row_values)
-    for i, entry in enumerate(catalog.entries):
-        # Its history: its own values under every label (changed-from marks compare them with each other).
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Planning:
+    """What the steps of plan_pages share: the pages planned so far, the consecutive comparisons and every
+    listing entry's values in column order (a (label, plan entry) column each)."""
+
+    pages: _Pages
+    memo: PageMemo | None
+    history: LabelHistory | None
+    pairs: list[tuple[VersionLabel, VersionLabel]]
+    comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]]
+    column_values: list[tuple[str, ...]]
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.pages.catalog
+
+    @property
+    def by_column(self) -> list[tuple[ListingEntry, tuple[str, ...]]]:
+        return list(zip(self.catalog.entries, self.column_values, strict=True))
+
+    def row_values(self, start: int, stop: int) -> bytes:
+        """Every value of those listing entries (all columns), as a page's key reads them."""
+        return _rows_digest(self.column_values[start:stop])
+
+
+def _fixed_values(value: bytes | None) -> Callable[..., bytes] | None:
+    """`page_values` that give one digest whatever rows a page holds (None when the render is not keyed)."""
+    return None if value is None else partial(_same, value)
+
+
+def _same(value: bytes, *_rows: int) -> bytes:
+    return value
+
+
+def _home(plan: _Planning) -> None:
+    plan.pages.add("index.md", "home.md.j2", pairs=plan.pairs)
+    plan.pages.add("legend.md", "legend.md.j2")
+
+
+def _operations(plan: _Planning) -> None:
+    """The operations table, then a page per listing entry: its own values under every label (changed-from
+    marks compare them with each other)."""
+    pages = plan.pages
+    _paged(pages, "operations/index.md", "operations.md.j2", plan.by_column, rows_per_page(len(pages.columns)),
+           columns=pages.columns, page_values=plan.row_values)
+    for i, entry in enumerate(plan.catalog.entries):
         pages.add_lazy(f"operations/{entry.slug}.md", "operation.md.j2", partial(_operation_context, pages, entry),
-                       page_values=partial(row_values, i, i + 1))
-    pages.add("versions/index.md", "versions.md.j2", pairs=pairs)
+                       page_values=partial(plan.row_values, i, i + 1))
+
+
+def _versions(plan: _Planning) -> None:
+    """The labels' index, then a page per label, keyed on its label's values (`differs` counts them all)."""
+    pages, catalog, digests = plan.pages, plan.catalog, plan.pages.digests
+    pages.add("versions/index.md", "versions.md.j2", pairs=plan.pairs)
     for at, v in enumerate(catalog.versions):
-        values = list(zip(*(p.values for p in v.plans)))
+        values = list(zip(*(p.values for p in v.plans), strict=True))
         differs = [len(set(row)) > 1 for row in values]
         label_values = None if digests is None else digests.version_values[at]
-        _paged(pages, f"versions/{v.slug}.md", "version.md.j2", list(zip(catalog.entries, values, differs)),
-               rows_per_page(len(v.plans)), version=v, differs=differs,
-               page_values=lambda start, stop, d=label_values: d)  # its label's values: `differs` counts them all
+        _paged(pages, f"versions/{v.slug}.md", "version.md.j2",
+               list(zip(catalog.entries, values, differs, strict=False)),  # a label with no plan entry: no rows
+               rows_per_page(len(v.plans)), version=v, differs=differs, page_values=_fixed_values(label_values))
+
+
+def _plans(plan: _Planning) -> None:
+    pages, catalog = plan.pages, plan.catalog
     pages.add("plans/index.md", "plans.md.j2")
     for name in catalog.plan_names:
         listed = [v for v in catalog.versions if v.plan(name) is not None]
         unlisted = [v for v in catalog.versions if v.plan(name) is None]
         _paged(pages, f"plans/{name.replace(' ', '-')}.md", "plan.md.j2", list(catalog.entries),
                rows_per_page(len(catalog.versions)), partial(_plan_row, pages, name),
-               page_values=row_values, name=name, listed=listed, unlisted=unlisted)
+               page_values=plan.row_values, name=name, listed=listed, unlisted=unlisted)
+
+
+def _compare(plan: _Planning) -> None:
+    """The comparisons' index (with the any-pair form's choices), then a page per consecutive pair, keyed on the
+    values of every label up to its later one (see _comparisons)."""
+    pages, catalog, comparisons, digests = plan.pages, plan.catalog, plan.comparisons, plan.pages.digests
     choices = [("Version labels", [v.label for v in catalog.versions]),
                ("Version label : plan entry", [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans])]
     pages.add("compare/index.md", "compare_index.md.j2", comparisons=comparisons, choices=choices)
     entries = {e.position: e for e in catalog.entries}
-    for i, (a, b, cmp) in enumerate(comparisons):
+    for i, (a, b, _cmp) in enumerate(comparisons):
         upto = None if digests is None else _digest(*digests.version_values[: i + 2])
         pages.add_lazy(f"compare/{compare_slug(a, b)}.md", "compare.md.j2",
-                       partial(_compare_context, comparisons, i, entries), page_values=lambda d=upto: d)
-    if history is not None:  # the changelog is made from the history too: without it, there is none
-        _changelog(pages, comparisons, history)
-    _paged(pages, "matrix/index.md", "matrix.md.j2", by_column, wide, columns=pages.columns, page_values=row_values)
-    pages.add("not-shown/index.md", "not_shown.md.j2", pairs=pairs)
-    pages.add_lazy("sources/index.md", "sources.md.j2", lambda: {
+                       partial(_compare_context, comparisons, i, entries), page_values=_fixed_values(upto))
+
+
+def _changelog_step(plan: _Planning) -> None:
+    if plan.history is not None:  # the changelog is made from the history too: without it, there is none
+        _changelog(plan.pages, plan.comparisons, plan.history)
+
+
+def _matrix(plan: _Planning) -> None:
+    pages = plan.pages
+    _paged(pages, "matrix/index.md", "matrix.md.j2", plan.by_column, rows_per_page(len(pages.columns)),
+           columns=pages.columns, page_values=plan.row_values)
+
+
+def _reference(plan: _Planning) -> None:
+    """The not-shown register and the sources page."""
+    catalog = plan.catalog
+    plan.pages.add("not-shown/index.md", "not_shown.md.j2", pairs=plan.pairs)
+    plan.pages.add_lazy("sources/index.md", "sources.md.j2", lambda: {
         "sections": source_sections(catalog, max_rows=PAGE_ROWS, max_values=PAGE_CELLS), "max_rows": PAGE_ROWS,
         "max_values": PAGE_CELLS, "lock_values": LOCK_VALUES, "marker_citation": MARKER_CITATION})
+
+
+def _downloads(plan: _Planning) -> None:
+    """The downloads, and their contracts as kept (produced on every render: they are files of the package)."""
+    pages, catalog, memo, digests = plan.pages, plan.catalog, plan.memo, plan.pages.digests
     pages.add_file("downloads/catalog.json", partial(_catalog_json, catalog, memo, digests))
-    pages.add_file("downloads/lock-matrix.csv", lambda: lock_matrix_csv(catalog))
-    pages.add_file("downloads/openapi.yaml", partial(_openapi_yaml, catalog, memo, digests, column_values))
-    for schema in sorted(DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")):  # the downloads' contracts, as kept
+    pages.add_file("downloads/lock-matrix.csv", partial(lock_matrix_csv, catalog))
+    pages.add_file("downloads/openapi.yaml", partial(_openapi_yaml, catalog, memo, digests, plan.column_values))
+    for schema in sorted(DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")):
         pages.add_file(f"downloads/{schema.name}", partial(schema.read_text, encoding="utf-8"), keyed=False)
-    return pages
+
+
+_STEPS: tuple[Callable[[_Planning], None], ...] = (
+    _home, _operations, _versions, _plans, _compare, _changelog_step, _matrix, _reference, _downloads,
+)
+"""The steps of plan_pages, in the order their pages are planned (the order of the render's files)."""
 
 
 def changelog_entries(pages: _Pages, comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]],
@@ -540,7 +619,7 @@ def _catalog_json(catalog: Catalog, memo: PageMemo | None, digests: _Digests | N
         return to_json(data)
     kept: dict[bytes, str] = {}
     parts = []
-    for version, values in zip(versions, digests.version_values):
+    for version, values in zip(versions, digests.version_values, strict=True):  # lengths checked above
         key = _digest("catalog.json", digests.skeleton, values, version.get("label", ""))
         text = memo.json_versions.get(key)
         if text is None:
@@ -569,7 +648,9 @@ def _openapi_yaml(catalog: Catalog, memo: PageMemo | None, digests: _Digests | N
     # A path item whose text the memo holds is not even built (None in its place; no item is None otherwise).
     data = openapi_data(catalog, skip_path=lambda path: keys[path] in known)
     paths = data.get("paths")
-    head = to_yaml_plain({**data, "paths": {}}) if isinstance(paths, dict) and paths else None
+    if not isinstance(paths, dict) or not paths:
+        return to_yaml(openapi_data(catalog))
+    head = to_yaml_plain({**data, "paths": {}})
     if head is None or ("\n" + head).count(_PATHS_EMPTY) != 1:
         return to_yaml(openapi_data(catalog))
     kept: dict[bytes, str] = {}
@@ -659,38 +740,32 @@ def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo 
     planned jobs, so nothing is copied in. An error in the child is raised here as if it happened here;
     if the child dies without an answer, the jobs it took are produced here."""
     if memo is not None:
-        known = {job.path: memo.pages[job.path][1] for job in jobs
-                 if job.key is not None and job.path in memo.pages and memo.pages[job.path][0] == job.key}
-        fresh = render_jobs([job for job in jobs if job.path not in known], workers=workers, parts=memo)
-        out = {job.path: known[job.path] if job.path in known else fresh[job.path] for job in jobs}
-        memo.pages = {job.path: (job.key, out[job.path]) for job in jobs if job.key is not None}
-        memo.reused, memo.produced = len(known), len(fresh)
-        return out
+        return _render_with_memo(jobs, workers, memo)
     if (workers or render_workers(len(jobs))) < 2 or len(jobs) < 2:
         return _produce_all(jobs)
+    return _render_forked(jobs, parts)
+
+
+def _render_with_memo(jobs: list[_Job], workers: int | None, memo: PageMemo) -> dict[str, str]:
+    """render_jobs with a memo: the jobs whose key the memo holds are taken from it, the others produced."""
+    known = {job.path: memo.pages[job.path][1] for job in jobs
+             if job.key is not None and job.path in memo.pages and memo.pages[job.path][0] == job.key}
+    fresh = render_jobs([job for job in jobs if job.path not in known], workers=workers, parts=memo)
+    out = {job.path: known[job.path] if job.path in known else fresh[job.path] for job in jobs}
+    memo.pages = {job.path: (job.key, out[job.path]) for job in jobs if job.key is not None}
+    memo.reused, memo.produced = len(known), len(fresh)
+    return out
+
+
+def _render_forked(jobs: list[_Job], parts: PageMemo | None) -> dict[str, str]:
+    """render_jobs in two processes: a forked child and this one share the jobs (see render_jobs)."""
     order = sorted(jobs, key=lambda job: job.kind != "download")
     counter = _SharedCounter()
     before = {name: getattr(parts, name) for name in _PARTS} if parts is not None else {}
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: produce, answer, and leave without running any of the parent's exit code
-        status = 1
-        try:
-            os.close(read_fd)
-            try:
-                texts = _produce_shared(order, counter)
-                made = {name: getattr(parts, name) for name in before if getattr(parts, name) is not before[name]}
-                answer = pickle.dumps(("ok", (texts, made)), protocol=pickle.HIGHEST_PROTOCOL)
-            except BaseException as exc:
-                try:
-                    answer = pickle.dumps(("error", exc), protocol=pickle.HIGHEST_PROTOCOL)
-                except Exception:
-                    answer = pickle.dumps(("error", CatalogDocsError(f"{type(exc).__name__}: {exc}")))
-            with os.fdopen(write_fd, "wb") as pipe:
-                pipe.write(answer)
-            status = 0
-        finally:
-            os._exit(status)
+        _child(order, counter, parts, before, read_fd, write_fd)
     os.close(write_fd)
     try:
         out = _produce_shared(order, counter)
@@ -702,6 +777,37 @@ def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo 
     with os.fdopen(read_fd, "rb") as pipe:
         answer = pipe.read()
     os.waitpid(pid, 0)
+    _take_answer(answer, out, parts)
+    missing = [job for job in jobs if job.path not in out]  # taken by a child that died
+    out.update(_produce_all(missing))
+    return {job.path: out[job.path] for job in jobs}
+
+
+def _child(order: list[_Job], counter: _SharedCounter, parts: PageMemo | None, before: dict[str, object],
+           read_fd: int, write_fd: int) -> NoReturn:
+    """The forked child's whole life: produce its share, send it (or its error) through the pipe, exit."""
+    status = 1
+    try:
+        os.close(read_fd)
+        try:
+            texts = _produce_shared(order, counter)
+            made = {name: getattr(parts, name) for name in before if getattr(parts, name) is not before[name]}
+            answer = pickle.dumps(("ok", (texts, made)), protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException as exc:
+            try:
+                answer = pickle.dumps(("error", exc), protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception:
+                answer = pickle.dumps(("error", CatalogDocsError(f"{type(exc).__name__}: {exc}")))
+        with os.fdopen(write_fd, "wb") as pipe:
+            pipe.write(answer)
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _take_answer(answer: bytes, out: dict[str, str], parts: PageMemo | None) -> None:
+    """Add the child's texts to `out` and its downloads' parts to `parts`; raise the child's error as its own.
+    No answer: the child died, and the jobs it took are missing from `out`."""
     status, theirs = pickle.loads(answer) if answer else ("lost", ({}, {}))
     if status == "error":
         raise theirs
@@ -709,9 +815,6 @@ def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo 
     out.update(texts)
     for name, value in made.items():  # the parts of a download the child produced, kept for the next render
         setattr(parts, name, value)
-    missing = [job for job in jobs if job.path not in out]  # taken by a child that died
-    out.update(_produce_all(missing))
-    return {job.path: out[job.path] for job in jobs}
 
 
 def iter_pages(files: dict[str, str]) -> Iterator[str]:
