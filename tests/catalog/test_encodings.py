@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalog_docs.catalog.load import read_text, wide_encoding
+from catalog_docs.catalog.read import read_text, wide_encoding
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixture-catalog"
 ENCODINGS = {"utf-16-le": "UTF-16 little-endian", "utf-16-be": "UTF-16 big-endian",

@@ -16,8 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catalog_docs.catalog.fastparse import quick_parse
-from catalog_docs.catalog.load import _MAYBE_BAD, _bad_chars, _decoded, checked_parse, parse
+from catalog_docs.catalog.load import checked_parse, parse
 from catalog_docs.catalog.nodes import BAD_CHAR, Node, Yaml11Value
+from catalog_docs.catalog.read import _MAYBE_BAD, _bad_chars, _decoded
 
 TESTS = Path(__file__).resolve().parents[1]
 FIXTURE = TESTS / "fixture-catalog"

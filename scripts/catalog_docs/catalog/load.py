@@ -12,9 +12,6 @@ import bisect
 import hashlib
 import os
 import re
-import stat
-import unicodedata
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -22,7 +19,6 @@ from typing import Any, Literal
 import yaml
 
 from catalog_docs.catalog.fastparse import quick_parse
-from catalog_docs.catalog.files import MAX_BYTES
 from catalog_docs.catalog.nodes import (
     BAD_CHAR,
     BAD_KEY_CHAR,
@@ -36,6 +32,9 @@ from catalog_docs.catalog.nodes import (
     Yaml11Value,
     resolve_plain,
 )
+from catalog_docs.catalog.read import _decoded, _read_regular, char_name, read_text
+from catalog_docs.catalog.read import file_problem as _problem
+from catalog_docs.catalog.syntax import syntax_problem
 from catalog_docs.errors import Problem
 
 try:  # the C parser is much faster; the pure-Python one behaves the same
@@ -47,42 +46,10 @@ SKIP_DEPTH = 64
 """Past MAX_DEPTH the loader skips a value's contents; nesting deeper than this stops the file's parse.
 The C scanner's work per token grows with the flow nesting depth, so 100,000 `[` would take minutes."""
 
-REPORTED_PER_FILE = 20
-"""Refused characters (and tab indents) reported one by one in a file; beyond, one more line counts them."""
 PROBLEMS_PER_FILE = 200
 """Parse problems (duplicate keys, anchors, tags...) listed per file; beyond, one more line counts them."""
 LOCATE_WHOLE = 64 * 1024
 """A refused text up to this many characters is parsed whole to name its problems' values."""
-
-_CATEGORY_WORDS = {"Cc": "control character", "Cf": "invisible format character", "Cs": "lone surrogate",
-                   "Co": "private-use character", "Cn": "unassigned code point", "Zl": "line separator",
-                   "Zp": "paragraph separator", "Zs": "space other than U+0020"}
-
-
-def char_name(ch: str) -> str:
-    """How a refused character reads in a message: `U+202E RIGHT-TO-LEFT OVERRIDE`."""
-    category = unicodedata.category(ch)
-    name = unicodedata.name(ch, "") or _CATEGORY_WORDS.get(category, "character")
-    return f"U+{ord(ch):04X} {name}"
-
-
-_TAB_INDENT = re.compile(r"^[ ]*\t", re.M)
-_MAYBE_BAD = re.compile("[^\t\n\r\x20-\x7e]")
-"""Every character but printable ASCII, tab and line ends: where a refused character can be. Catalogue text is
-nearly all ASCII, and this is a much quicker scan than testing each character against the whole refused set."""
-
-
-def _bad_chars(text: str) -> Iterator[re.Match[str]]:
-    """`BAD_CHAR.finditer(text)`, testing only the characters _MAYBE_BAD finds."""
-    for maybe in _MAYBE_BAD.finditer(text):
-        if (bad := BAD_CHAR.match(text, maybe.start())) is not None:
-            yield bad
-
-
-def _tab_indents(text: str) -> Iterator[re.Match[str]]:
-    """`_TAB_INDENT.finditer(text)`, without the scan of every line start when the text holds no tab."""
-    return _TAB_INDENT.finditer(text) if "\t" in text else iter(())
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LoadedFile:
@@ -96,194 +63,6 @@ class LoadedFile:
     it the way it names every other value."""
     outline: Node | None = None
     """For a file refused before parsing: its tree as far as a lenient parse saw it, only to name values."""
-
-
-def _problem(name: str, line: int, column: int, expected: str, found: str, hint: str = "",
-             key: str = "(file)") -> Problem:
-    return Problem(file=name, line=line, column=column, key_path=key, expected=expected, found=found, hint=hint)
-
-
-_KIND_WORDS = {stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFCHR: "a character device",
-               stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder"}
-
-
-def kind_word(mode: int) -> str:
-    """What a non-regular file is, in an error message."""
-    return _KIND_WORDS.get(stat.S_IFMT(mode), "a special file")
-
-
-def _read_regular(path: Path, name: str) -> tuple[bytes | None, Problem | None]:
-    """The bytes of a regular file of at most MAX_BYTES. Pipes, devices, sockets and dangling links are
-    refused from their metadata, and the file is opened non-blocking, so nothing here waits for a writer
-    or reads without end (a link to /dev/zero, a FIFO)."""
-    hint_special = "a catalogue file is a plain file; replace it with the file itself"
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        found = "a symbolic link to a missing file" if path.is_symlink() else "no such file"
-        return None, _problem(name, 1, 1, "a regular file", found, "point the link at a file or remove it")
-    except OSError as exc:
-        return None, _problem(name, 1, 1, "a readable file", exc.strerror or str(exc))
-    if not stat.S_ISREG(st.st_mode):
-        return None, _problem(name, 1, 1, "a regular file", kind_word(st.st_mode), hint_special)
-    if st.st_size > MAX_BYTES:
-        return None, _problem(name, 1, 1, f"a file of at most {MAX_BYTES} bytes", f"{st.st_size} bytes",
-                              "split the data or check that the file is a catalogue file")
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        return None, _problem(name, 1, 1, "a readable file", exc.strerror or str(exc))
-    try:
-        st = os.fstat(fd)  # what was opened, in case the path changed since the check
-        if not stat.S_ISREG(st.st_mode):
-            return None, _problem(name, 1, 1, "a regular file", kind_word(st.st_mode), hint_special)
-        chunks, size = [], 0
-        while size <= MAX_BYTES:
-            chunk = os.read(fd, MAX_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        return None, _problem(name, 1, 1, "a readable file", exc.strerror or str(exc))
-    finally:
-        os.close(fd)
-    if size > MAX_BYTES:
-        return None, _problem(name, 1, 1, f"a file of at most {MAX_BYTES} bytes", f"more than {MAX_BYTES} bytes",
-                              "split the data or check that the file is a catalogue file")
-    return b"".join(chunks), None
-
-
-def read_text(path: Path, name: str) -> tuple[str | None, list[tuple[Problem, int | None]], str | None]:
-    """Read a file as UTF-8 text, refusing what the catalogue format never contains.
-
-    Returns the text (None when it is refused), the problems, each with the character offset it is about
-    (None for the file as a whole), and the text as far as it could be decoded (None when nothing was read),
-    which the caller may parse leniently to name the value each offset sits in. Refused characters are
-    found in one pass; the first REPORTED_PER_FILE are located, the rest counted."""
-    data, refused = _read_regular(path, name)
-    if data is None:
-        return None, [(refused, None)] if refused else [], None
-    return _decoded(data, name)
-
-
-_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32 little-endian"),
-              (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32 big-endian"),
-              (b"\xff\xfe", "utf-16-le", "UTF-16 little-endian"),
-              (b"\xfe\xff", "utf-16-be", "UTF-16 big-endian"))
-"""Byte order marks of the encodings an editor may save in instead of UTF-8, longest first (UTF-32 LE's
-starts with UTF-16 LE's)."""
-_WIDE_NULS = ((re.compile(rb"\x00\x00\x00[^\x00]"), "utf-32-be", "UTF-32 big-endian"),
-              (re.compile(rb"[^\x00]\x00\x00\x00"), "utf-32-le", "UTF-32 little-endian"),
-              (re.compile(rb"\x00[^\x00]"), "utf-16-be", "UTF-16 big-endian"),
-              (re.compile(rb"[^\x00]\x00"), "utf-16-le", "UTF-16 little-endian"))
-"""Without a mark, YAML's own rule (YAML 1.2, section 5.2): the NUL bytes around the first character, which
-in a catalogue file is ASCII (a comment or a key)."""
-
-
-def wide_encoding(data: bytes) -> str | None:
-    """The UTF-16 or UTF-32 encoding `data` is in, in words (`UTF-16 little-endian text with a byte order mark`), or
-    None. Decided by the byte order mark, else by the NUL bytes of the first character, and only when the whole
-    file then decodes in that encoding without a NUL character: a UTF-8 file is never taken for one."""
-    for bom, codec, words in _WIDE_BOMS:
-        if data.startswith(bom) and _decoded_as(data[len(bom):], codec) is not None:
-            return f"{words} text with a byte order mark"
-    for pattern, codec, words in _WIDE_NULS:
-        text = _decoded_as(data, codec) if pattern.match(data) else None
-        # ASCII read two or four bytes at a time gives letters of other scripts (CJK mostly), where catalogue text
-        # is mostly ASCII: a UTF-8 file with a stray NUL near its start is not taken for UTF-16.
-        if text is not None and 2 * sum(ch < "\x80" for ch in text) >= len(text):
-            return f"{words} text without a byte order mark"
-    return None
-
-
-def _decoded_as(data: bytes, codec: str) -> str | None:
-    try:
-        text = data.decode(codec)
-    except UnicodeDecodeError:
-        return None
-    return None if "\x00" in text else text
-
-
-def _decoded(data: bytes, name: str) -> tuple[str | None, list[tuple[Problem, int | None]], str | None]:
-    """read_text on bytes already read."""
-    # UTF-8 holds no NUL in a catalogue file, and UTF-16 or UTF-32 text always starts with a mark or a NUL.
-    wide = wide_encoding(data) if data[:4].count(b"\x00") or data[:2] in (b"\xff\xfe", b"\xfe\xff") else None
-    if wide is not None:
-        # One error for the file: its text read as UTF-8 would only give a garbled key or one error per NUL.
-        return None, [(_problem(name, 1, 1, "UTF-8 text", wide, "save it as UTF-8"), None)], None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return _undecodable(data, name, exc)
-    problems = _text_problems(text, name)
-    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
-        problems.append((_problem(name, 1, 1, "a YAML mapping", "an empty file"), None))
-    return (None if problems else text), problems, text
-
-
-def _undecodable(data: bytes, name: str,
-                 exc: UnicodeDecodeError) -> tuple[None, list[tuple[Problem, int | None]], str]:
-    """The first byte that is not UTF-8, placed, and the text as far as it decodes (to name the value it is in)."""
-    prefix = data[: exc.start]
-    line = prefix.count(b"\n") + 1
-    # Columns count characters, as the parser's do: decode what precedes the bad byte on its line.
-    column = len(prefix[prefix.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-    problem = _problem(name, line, column, "UTF-8 text", f"the byte 0x{data[exc.start]:02x}", "save the file as UTF-8")
-    return None, [(problem, len(prefix.decode("utf-8", "replace")))], data.decode("utf-8", "replace")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _TextCheck:
-    """One kind of text a catalogue file never holds: how to find it, where each find is, and how to say it."""
-
-    find: Callable[[str], Iterator[re.Match[str]]]
-    place: Callable[[re.Match[str]], int]
-    expected: str
-    found: Callable[[re.Match[str]], str]
-    hint: str
-
-
-_TEXT_CHECKS = (
-    _TextCheck(find=_bad_chars, place=lambda m: m.start(), expected="visible text",
-               found=lambda m: char_name(m.group()), hint="remove the control or invisible formatting character"),
-    _TextCheck(find=_tab_indents, place=lambda m: m.end() - 1, expected="indentation with spaces",
-               found=lambda m: "a tab", hint="YAML forbids tabs in indentation"),
-)
-"""The checks of a file's text before it is parsed, in the order they report."""
-
-
-def _text_problems(text: str, name: str) -> list[tuple[Problem, int | None]]:
-    """What the text checks find, each with its offset: the first REPORTED_PER_FILE of each check placed, the rest
-    counted on one more line."""
-    problems: list[tuple[Problem, int | None]] = []
-    lines: _LineIndex | None = None  # found only when there is something to place
-    for check in _TEXT_CHECKS:
-        found = check.find(text)
-        for count, m in enumerate(found):
-            at = check.place(m)
-            lines = lines or _LineIndex(text)
-            line, column = lines.line_col(at)
-            if count == REPORTED_PER_FILE:
-                more = 1 + sum(1 for _ in found)
-                problems.append((_problem(name, line, column, check.expected,
-                                          f"{more} more like the ones above, the first here", "fix those too"), at))
-                break
-            problems.append((_problem(name, line, column, check.expected, check.found(m), check.hint), at))
-    return problems
-
-
-class _LineIndex:
-    """Line and column of a character offset, by bisection over the line starts (found once)."""
-
-    def __init__(self, text: str) -> None:
-        self.starts = [0, *(m.end() for m in re.finditer("\n", text))]
-
-    def line_col(self, offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self.starts, offset)
-        return line, offset - self.starts[line - 1] + 1
 
 
 def _cleaned(text: str, tab_width: int) -> tuple[str, list[int]]:
@@ -584,7 +363,7 @@ def checked_parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem
     try:
         root, documents = _parse_with(builder, text)
     except yaml.MarkedYAMLError as exc:
-        builder.problems.append(_syntax_problem(builder, text, name, exc))
+        builder.problems.append(syntax_problem(builder.spans, text, name, exc))
         return None, builder.listed_problems()
     except yaml.YAMLError as exc:
         builder.problems.append((_problem(name, 1, 1, "valid YAML", str(exc).splitlines()[0]), None))
@@ -603,97 +382,6 @@ def checked_parse(text: str, name: str) -> tuple[Node | None, list[tuple[Problem
                                           root.describe()), None))
         root = None
     return root, builder.listed_problems()
-
-
-Located = tuple[Problem, KeyPath | None]
-"""A problem, with the key path of the value it is about (None: the file as a whole)."""
-SyntaxPlacer = Callable[["_Builder", str, str, yaml.MarkedYAMLError], "Located | None"]
-
-
-def _key_without_colon(builder: _Builder, text: str, name: str, exc: yaml.MarkedYAMLError) -> Located | None:
-    """The scanner notices a key without its ':' at the next line (its problem mark); the key itself is where it
-    started (the context mark), on the line to fix."""
-    if exc.context != "while scanning a simple key" or exc.context_mark is None:
-        return None
-    return _no_colon(name, text, exc.context_mark.line, exc.context_mark.column), None
-
-
-def _quote_never_closed(builder: _Builder, text: str, name: str, exc: yaml.MarkedYAMLError) -> Located | None:
-    """A quote that nothing closes: the scanner gives up at the end of the file; the quote opened at its context."""
-    start = exc.context_mark
-    if "quoted scalar" not in (exc.context or "") or "end of stream" not in (exc.problem or "") or start is None:
-        return None
-    where = next((s[3] for s in reversed(builder.spans) if s[2] == start.line), None)
-    return _problem(name, start.line + 1, start.column + 1, "valid YAML", "a quoted text that is never closed",
-                    "close the quote on this line"), where
-
-
-def _text_ran_on(builder: _Builder, text: str, name: str, exc: yaml.MarkedYAMLError) -> Located | None:
-    """A text that went on past its line: a quote closed only by the next one, or a key without ':' whose next
-    lines, indented under it, YAML read as more of it."""
-    mark = exc.problem_mark or exc.context_mark
-    began = _ran_on(text, mark) if mark is not None else None
-    if mark is None or began is None:
-        return None
-    quoted, line, column = began
-    if not quoted:  # `key` on one line, `other: value` under it: one plain text `key other`, then a ':'
-        return _no_colon(name, text, line, column), None
-    where = next((s[3] for s in builder.spans if s[2] == line), None)  # the quoted value's own key path
-    return _problem(name, line + 1, column + 1, "valid YAML", f"a quoted text that runs on to line {mark.line + 1}",
-                    "close the quote on this line"), where
-
-
-SYNTAX_PLACERS: tuple[SyntaxPlacer, ...] = (_key_without_colon, _quote_never_closed, _text_ran_on)
-"""Syntax errors YAML reports away from the line to fix, each placed where the reader changes something; the
-first that knows the error places it, else it is reported where YAML noticed it."""
-
-
-def _syntax_problem(builder: _Builder, text: str, name: str, exc: yaml.MarkedYAMLError) -> Located:
-    """A YAML syntax error, placed where the reader has to change something."""
-    for placer in SYNTAX_PLACERS:
-        placed = placer(builder, text, name, exc)
-        if placed is not None:
-            return placed
-    mark = exc.problem_mark or exc.context_mark
-    line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-    found = re.sub(r"^found ", "", (exc.problem or "text that is not YAML").strip())
-    # Name the value on the line of the error, if the parser got that far.
-    where = next((s[3] for s in reversed(builder.spans) if s[2] == line - 1), None)
-    return _problem(name, line, column, "valid YAML", found, (exc.context or "").strip()), where
-
-
-def _no_colon(name: str, text: str, line: int, column: int) -> Problem:
-    """A key without its ':', at its 0-based line and column."""
-    lines = text.splitlines()
-    written = lines[line][column:].strip() if line < len(lines) else ""
-    shown = repr(written if len(written) <= 60 else written[:57] + "...") if written else "the key"
-    return _problem(name, line + 1, column + 1, "valid YAML", f"no ':' after {shown}",
-                    "write a key, then ':' and its value")
-
-
-def _ran_on(text: str, mark: Any) -> tuple[bool, int, int] | None:
-    """When the error comes right after a text that began on an earlier line, (quoted, its 0-based line and
-    column): a quote left open, or a key without ':' that YAML read on into the next line. A plain text counts
-    only where a key starts (first on its line, or first in a list item): a value may run on to the next line."""
-    last = None
-    try:
-        for token in yaml.scan(text, Loader=_Loader):
-            if token.start_mark.index >= mark.index:
-                break
-            if isinstance(token, yaml.ScalarToken):
-                last = token
-    except yaml.YAMLError:
-        pass  # the scanner's own error: the tokens before it are all there is
-    if last is None or not last.start_mark.line < mark.line == last.end_mark.line:
-        return None
-    if text[last.end_mark.index:mark.index].strip(" \t"):
-        return None
-    start = last.start_mark
-    quoted = last.style in ("'", '"')
-    line_start = text.rfind("\n", 0, start.index) + 1
-    if not quoted and text[line_start:start.index].strip(" ") not in ("", "-"):
-        return None
-    return quoted, start.line, start.column
 
 
 class ParseCache:

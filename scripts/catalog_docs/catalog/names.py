@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from catalog_docs.catalog.load import char_name
 from catalog_docs.catalog.nodes import BAD_KEY_CHAR
+from catalog_docs.catalog.read import char_name
 
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"}
 """Categories of characters that show as nothing, as a blank, or differently on each screen (Zs: spaces; the

@@ -1,67 +1,24 @@
-"""The rules a JSON Schema cannot say: across files, and along the listing. One small function per rule, each
-yielding located problems; `CROSS_RULES` lists them in the order they run, and `ENTRY_RULES` the rules that walk
-the listing entry by entry. Adding a rule is a function and a line in its list.
+"""The rules a JSON Schema cannot say, across files. One small function per rule, each yielding located problems;
+`CROSS_RULES` lists them in the order they run (the rules along the listing are in `listing_rules`, the rules for
+names that become file names in `page_names`). Adding a rule is a function and a line in its list.
 
 They run only on files that passed their schema, so each may read the fields the schema requires.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from catalog_docs.catalog.listing_rules import listing_rules
 from catalog_docs.catalog.located import CatalogFile, PathPart, close_to, node_at, problem
-from catalog_docs.catalog.model import entry_key, entry_slug, label_slug
+from catalog_docs.catalog.model import entry_key, label_slug
 from catalog_docs.catalog.names import look_alike_key
 from catalog_docs.catalog.nodes import Node
+from catalog_docs.catalog.page_names import file_name_problem, reserved_slug
 from catalog_docs.errors import Problem
-
-# --- names that become file names ---------------------------------------------------------------------------
-
-_PAGE_N = re.compile(r"page-([2-9]|[1-9][0-9]+)")  # the table pages after the first (which is index)
-
-MAX_NAME_BYTES = 255
-"""The longest file name ext4, APFS, NTFS and most other file systems accept (bytes or UTF-16 units)."""
-LONGEST_SUFFIX = ".html"
-"""The longest ending added to a slug in a generated name: `<slug>.md` in docs/, `<slug>.html` for a
-builder without directory URLs (a slug's `page-N` pages go into a folder named by the slug alone)."""
-_WINDOWS_DEVICES = {"con", "prn", "aux", "nul", *(f"{d}{n}" for d in ("com", "lpt") for n in "0123456789¹²³")}
-
-
-def file_name_problem(slug: str) -> tuple[str, str] | None:
-    """Why a slug cannot name a generated file on every file system contributors use, as (found, hint);
-    None when it can. Checked at `check` time, so the render never meets a name it cannot write."""
-    if slug.startswith("."):
-        return "a name starting with '.'", "mkdocs skips hidden files, so the page would not be built; remove the dot"
-    if slug.strip(".") == "":
-        return "a name of dots only", "name it with letters or digits"
-    if slug.endswith((".", " ")):
-        return "a name ending with a dot or a space", "Windows drops trailing dots and spaces; remove it"
-    if slug.split(".", maxsplit=1)[0].rstrip(" ").lower() in _WINDOWS_DEVICES:
-        return (f"the Windows device name {slug.split('.', maxsplit=1)[0]!r}",
-                "Windows reserves it in every folder; rename it")
-    size = len((slug + LONGEST_SUFFIX).encode("utf-8"))
-    if size > MAX_NAME_BYTES:
-        return (f"a name of {len(slug.encode('utf-8'))} bytes",
-                f"generated file names ({slug[:12]}...{LONGEST_SUFFIX}) may have at most {MAX_NAME_BYTES} bytes; "
-                f"shorten it to {MAX_NAME_BYTES - len(LONGEST_SUFFIX)}")
-    return None
-
-
-def reserved_slug(slug: str, *, paged: bool) -> bool:
-    """True for a slug that a generated page already takes in its folder: `index` in every folder, and
-    `page-N` where the index itself is split into pages (operations/)."""
-    slug = slug.lower()
-    return slug == "index" or (paged and _PAGE_N.fullmatch(slug) is not None)
-
-
-def node_text(node: Node) -> str:
-    """A short description of a node for messages."""
-    return node.describe()
-
 
 SUBJECT_SCOPES: dict[str, tuple[str, ...]] = {
     "entry-path": ("entry",),
@@ -80,159 +37,6 @@ def _marker_text(marker: dict[str, Any]) -> str:
 def _or_add(close: str, field_name: str) -> str:
     add = f"add it to {field_name} in service.yaml"
     return f"{close} if not, {add}" if close else add
-
-
-# --- the listing, entry by entry ------------------------------------------------------------------------------
-
-
-@dataclass(slots=True, kw_only=True)
-class ListingWalk:
-    """What the rules along the listing know: the file, the ids other files define (None: not checked, the other
-    file did not load), and what the entries before the current one hold."""
-
-    f: CatalogFile
-    area_ids: set[str] | None
-    register: dict[str, dict[str, Any]] | None
-    misnumbered: bool = False
-    seen_paths: dict[str, int] = field(default_factory=dict)
-    seen_slugs: dict[str, tuple[int, str]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Entry:
-    """One listing entry: its index, its fields' nodes, and the values most rules read."""
-
-    i: int
-    fields: dict[str, Node]
-    position: int
-    path: str | None
-    dotted: bool
-    """The path has a segment of dots only ('.', '..')."""
-
-    def where(self, *parts: PathPart) -> list[PathPart]:
-        return ["entries", self.i, *parts]
-
-
-EntryRule = Callable[[ListingWalk, Entry], Iterator[Problem]]
-
-
-def _in_listing_order(w: ListingWalk, x: Entry) -> Iterator[Problem]:
-    if x.position != x.i + 1 and not w.misnumbered:  # one entry out of place shifts all that follow: report it once
-        w.misnumbered = True
-        yield problem(w.f, x.fields["position"], x.where("position"), f"position {x.i + 1} (entries are in listing "
-                      "order)", f"position {x.position}", "renumber the entries 1, 2, 3, ... from here on")
-
-
-def _path_without_dot_segments(w: ListingWalk, x: Entry) -> Iterator[Problem]:
-    if x.dotted:
-        yield problem(w.f, x.fields["path"], x.where("path"), "a path without segments of dots only ('.', '..', '...')",
-                      node_text(x.fields["path"]))
-
-
-def _path_once(w: ListingWalk, x: Entry) -> Iterator[Problem]:
-    if x.path is None:
-        return
-    if x.path in w.seen_paths:
-        yield problem(w.f, x.fields["path"], x.where("path"), "each path once", f"{x.path!r} again",
-                      f"already the path of entry {w.seen_paths[x.path]}")
-    w.seen_paths.setdefault(x.path, x.i + 1)
-
-
-def _path_gives_a_page(w: ListingWalk, x: Entry) -> Iterator[Problem]:
-    """The entry's page name: a valid file name, free, and unique when case is ignored."""
-    slug = entry_slug(x.position, x.path)
-    bad_name = file_name_problem(slug) if x.path is not None and not x.dotted else None
-    again = w.seen_slugs.get(slug.lower())
-    if bad_name is not None:
-        yield problem(w.f, x.fields["path"], x.where("path"), "a path that gives a valid page file name",
-                      f"{bad_name[0]} (the slug {slug[:60]!r})", bad_name[1])
-    elif reserved_slug(slug, paged=True):
-        yield problem(w.f, x.fields["path"], x.where("path"),
-                      "a path whose page URL is free (index and page-N name the operations table's pages)",
-                      f"the slug {slug!r}", "rename the path")
-    elif again is not None and (x.path is None or x.path not in w.seen_paths or w.seen_paths[x.path] == x.i + 1):
-        yield problem(w.f, x.fields["path"], x.where("path"), "a URL slug unique when case is ignored",
-                      f"the slug {slug!r}", f"entry {again[0]}, {again[1]}, has the same page URL on a "
-                      "case-insensitive file system")
-    w.seen_slugs.setdefault(slug.lower(), (x.i + 1, x.path if x.path is not None else f"entry-{x.position}"))
-
-
-def _marker_token(w: ListingWalk, x: Entry) -> Iterator[Problem]:
-    """A token exactly when the marker is at the start or end, and the path starts or ends with it."""
-    marker = x.fields["version_marker"].value
-    at = marker["at"].value
-    if (at in ("start", "end")) != ("token" in marker):
-        if "token" in marker:
-            yield problem(w.f, marker["token"], x.where("version_marker", "token"),
-                          "a token only when the marker is at the start or end", f"a token with at: {at}",
-                          "remove the token or set at: start or end")
-        else:
-            yield problem(w.f, x.fields["version_marker"], x.where("version_marker", "token"),
-                          f"a token when the marker is at the {at}", "no token", "add the marker, such as token: v1")
-    elif at in ("start", "end") and x.path is not None:
-        token = marker["token"].value
-        segments = x.path.strip("/").split("/")
-        if (segments[0] if at == "start" else segments[-1]) != token:
-            yield problem(w.f, x.fields["version_marker"], x.where("version_marker"),
-                          f"the path to {at} with the segment {token!r}", f"the path {x.path!r}")
-
-
-def _marker_seen_with_the_path(w: ListingWalk, x: Entry) -> Iterator[Problem]:
-    """An entry without a path has no marker we can see; one with a path shows where its marker is."""
-    at_node = x.fields["version_marker"].value["at"]
-    at = at_node.value
-    if x.path is None and at != "not-shown":
-        yield problem(w.f, at_node, x.where("version_marker", "at"), "'not-shown' for an entry whose path is not given",
-                      f"{at!r}", "an entry without a path has no marker we can see")
-    elif x.path is not None and at == "not-shown":
-        yield problem(w.f, at_node, x.where("version_marker", "at"),
-                      "where the marker sits in the path (none, start or end), since the path is given",
-                      f"'not-shown' beside the path {x.path!r}", "set at: none, or start or end with its token")
-
-
-def _area_known(w: ListingWalk, x: Entry) -> Iterator[Problem]:
-    area = x.fields["area"].value
-    if w.area_ids is not None and area is not None:
-        aid = area["id"]
-        if aid.value not in w.area_ids:
-            yield problem(w.f, aid, x.where("area", "id"), "an area id from service.yaml", f"{aid.value!r}",
-                          close_to(aid.value, sorted(w.area_ids)))
-
-
-def _not_shown_known(w: ListingWalk, x: Entry) -> Iterator[Problem]:
-    if w.register is None or "not_shown" not in x.fields:
-        return
-    for j, ref in enumerate(x.fields["not_shown"].value):
-        if ref.value not in w.register:
-            yield problem(w.f, ref, x.where("not_shown", j), "an id from not-shown.yaml", f"{ref.value!r}",
-                          close_to(ref.value, sorted(w.register)))
-
-
-ENTRY_RULES: tuple[EntryRule, ...] = (
-    _in_listing_order,
-    _path_without_dot_segments,
-    _path_once,
-    _path_gives_a_page,
-    _marker_token,
-    _marker_seen_with_the_path,
-    _area_known,
-    _not_shown_known,
-)
-"""The rules along the listing, run in this order on each entry (the path rules read what the ones before them
-noted about earlier entries)."""
-
-
-def listing_rules(f: CatalogFile, area_ids: set[str] | None,
-                  register: dict[str, dict[str, Any]] | None) -> Iterator[Problem]:
-    """Every rule along the listing file `f`; area ids and register ids are checked when given."""
-    walk = ListingWalk(f=f, area_ids=area_ids, register=register)
-    for i, node in enumerate(f.root.value["entries"].value):
-        fields = node.value
-        path = fields["path"].value
-        entry = Entry(i=i, fields=fields, position=fields["position"].value, path=path,
-                      dotted=path is not None and any(seg and seg.strip(".") == "" for seg in path.split("/")))
-        for rule in ENTRY_RULES:
-            yield from rule(walk, entry)
 
 
 # --- across files --------------------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from typing import Any
 from catalog_docs.catalog.explain import explain
 from catalog_docs.catalog.files import FIXED_FILES, Source, catalogue_sources
 from catalog_docs.catalog.gcpause import paused_gc
-from catalog_docs.catalog.load import LoadedFile, ParseCache, kind_word, load_file
+from catalog_docs.catalog.listing_rules import listing_rules, node_text
+from catalog_docs.catalog.load import LoadedFile, ParseCache, load_file
 from catalog_docs.catalog.locate import shown_path
 from catalog_docs.catalog.located import CatalogFile, FileKind, child, key_path
 from catalog_docs.catalog.model import (
@@ -35,17 +36,9 @@ from catalog_docs.catalog.model import (
     label_slug,
 )
 from catalog_docs.catalog.nodes import Node
-from catalog_docs.catalog.rules import (
-    MAX_NAME_BYTES,
-    SUBJECT_SCOPES,
-    Catalogue,
-    cross_problems,
-    file_name_problem,
-    label_files,
-    listing_rules,
-    node_text,
-    reserved_slug,
-)
+from catalog_docs.catalog.page_names import MAX_NAME_BYTES, file_name_problem, reserved_slug
+from catalog_docs.catalog.read import kind_word
+from catalog_docs.catalog.rules import SUBJECT_SCOPES, Catalogue, cross_problems, label_files
 from catalog_docs.catalog.schema_fast import AnchoredValidator, ValuesFastPath
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid, Problem
 from catalog_docs.layout import SCHEMA_DIR
