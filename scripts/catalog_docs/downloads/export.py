@@ -73,7 +73,7 @@ def catalog_data(catalog: Catalog) -> dict[str, Any]:
                         "source": p.source,
                         "values": [
                             {"position": e.position, "path": e.path, "value": value}
-                            for e, value in zip(catalog.entries, p.values)
+                            for e, value in zip(catalog.entries, p.values, strict=True)
                         ],
                     }
                     for p in v.plans
@@ -127,7 +127,7 @@ def read_lock_matrix(text: str) -> dict[str, Any]:
         if not row[2]:
             raise CatalogDocsError(f"lock matrix line {line}: empty path cell; a path not shown is {NOT_SHOWN_CELL!r}")
         entries.append((int(row[0]), row[1], None if row[2] == NOT_SHOWN_CELL else row[2]))
-        for key, value in zip(keys, row[3:]):
+        for key, value in zip(keys, row[3:], strict=True):  # row length checked above
             if value not in LOCK_VALUES:
                 raise CatalogDocsError(f"lock matrix line {line}: {value!r} is not one of {', '.join(LOCK_VALUES)}")
             columns[key].append(value)

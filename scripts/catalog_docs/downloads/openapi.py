@@ -166,32 +166,7 @@ def openapi_document(catalog: Catalog, format_version: str, *,
     or security, since the source shows none of them. A path for which `skip_path` is true keeps its place
     in `paths` with None for its item (the preview splices in the item's text from its last render)."""
     area_tags = _area_tags(catalog)
-    used: set[str | None] = set()
-    paths: dict[str, Any] = {}
-    for e in catalog.entries:
-        if e.path is None:
-            continue
-        tag = area_tags[e.area.id] if e.area is not None else NO_AREA_TAG
-        used.add(e.area.id if e.area is not None else None)
-        if skip_path is not None and skip_path(e.path):
-            paths[e.path] = None
-            continue
-        paths[e.path] = {"post": {
-            "operationId": e.slug,
-            "summary": f"POST {e.path}",
-            "description": _entry_description(catalog, e, tag),
-            "tags": [tag],
-            "x-catalog": {
-                "position": e.position,
-                "locks": _locks(catalog, e),
-                "area": ({"id": e.area.id, "name": e.area.name, "inferred": True} if e.area else None),
-                "not_shown": [n.id for n in catalog.not_shown_for(e)],
-                "source": e.source,
-            },
-        }}
-    tags = [_tag(area_tags[a.id], a) for a in catalog.service.areas if a.id in used]
-    if None in used:
-        tags.append(_tag(NO_AREA_TAG, None))
+    paths, used = _path_items(catalog, area_tags, skip_path)
     return {
         "openapi": OPENAPI_VERSION,
         "info": {
@@ -206,29 +181,74 @@ def openapi_document(catalog: Catalog, format_version: str, *,
             "description": (f"Placeholder: the base URL is not shown in the source "
                             f"({catalog.service.base_url_source}). Replace it with the service's base URL."),
         }],
-        "tags": tags,
+        "tags": _tags(catalog, area_tags, used),
         "paths": paths,
-        "x-catalog": {
-            "format_version": format_version,
-            "lock_values": list(LOCK_VALUES),
-            "lock_values_source": catalog.service.lock_values_source,
-            "base_url": None,
-            "base_url_source": catalog.service.base_url_source,
-            "version_labels": [
-                {"label": v.label, "source": v.source, "plan_table": v.plan_table, "value_column": v.value_column,
-                 "plan_entries": [p.name for p in v.plans]}
-                for v in catalog.versions
-            ],
-            "listing_entries": len(catalog.entries),
-            "entries_without_path": [
-                {"position": e.position, "method": e.method, "path": None, "source": e.source,
-                 "locks": _locks(catalog, e), "not_shown": [n.id for n in catalog.not_shown_for(e)]}
-                for e in catalog.entries if e.path is None
-            ],
-        },
+        "x-catalog": _catalog_extension(catalog, format_version),
         "x-not-shown": [
             {"id": n.id, "topic": n.topic, "detail": n.detail, "section": n.section, "scope": n.scope,
              "subject": n.subject}
             for n in catalog.not_shown
+        ],
+    }
+
+
+def _path_items(catalog: Catalog, area_tags: dict[str, str], skip_path: Callable[[str], bool] | None,
+                ) -> tuple[dict[str, Any], set[str | None]]:
+    """Every path's item (None for a skipped one), in listing order, and the areas they use (None: no area)."""
+    used: set[str | None] = set()
+    paths: dict[str, Any] = {}
+    for e in catalog.entries:
+        if e.path is None:
+            continue
+        used.add(e.area.id if e.area is not None else None)
+        skipped = skip_path is not None and skip_path(e.path)
+        paths[e.path] = None if skipped else _path_item(catalog, e, area_tags)
+    return paths, used
+
+
+def _path_item(catalog: Catalog, e: ListingEntry, area_tags: dict[str, str]) -> dict[str, Any]:
+    """A path's item: its one POST operation and what the catalogue records of it (`x-catalog`)."""
+    tag = area_tags[e.area.id] if e.area is not None else NO_AREA_TAG
+    return {"post": {
+        "operationId": e.slug,
+        "summary": f"POST {e.path}",
+        "description": _entry_description(catalog, e, tag),
+        "tags": [tag],
+        "x-catalog": {
+            "position": e.position,
+            "locks": _locks(catalog, e),
+            "area": ({"id": e.area.id, "name": e.area.name, "inferred": True} if e.area else None),
+            "not_shown": [n.id for n in catalog.not_shown_for(e)],
+            "source": e.source,
+        },
+    }}
+
+
+def _tags(catalog: Catalog, area_tags: dict[str, str], used: set[str | None]) -> list[dict[str, Any]]:
+    """A tag per area some path uses, in the service's order, then the no-area tag when a path has none."""
+    tags = [_tag(area_tags[a.id], a) for a in catalog.service.areas if a.id in used]
+    if None in used:
+        tags.append(_tag(NO_AREA_TAG, None))
+    return tags
+
+
+def _catalog_extension(catalog: Catalog, format_version: str) -> dict[str, Any]:
+    """The document's `x-catalog`: what the catalogue records beyond the paths."""
+    return {
+        "format_version": format_version,
+        "lock_values": list(LOCK_VALUES),
+        "lock_values_source": catalog.service.lock_values_source,
+        "base_url": None,
+        "base_url_source": catalog.service.base_url_source,
+        "version_labels": [
+            {"label": v.label, "source": v.source, "plan_table": v.plan_table, "value_column": v.value_column,
+             "plan_entries": [p.name for p in v.plans]}
+            for v in catalog.versions
+        ],
+        "listing_entries": len(catalog.entries),
+        "entries_without_path": [
+            {"position": e.position, "method": e.method, "path": None, "source": e.source,
+             "locks": _locks(catalog, e), "not_shown": [n.id for n in catalog.not_shown_for(e)]}
+            for e in catalog.entries if e.path is None
         ],
     }

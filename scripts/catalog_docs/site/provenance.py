@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from catalog_docs.catalog.model import (
     LOCK_VALUES,
@@ -31,6 +33,9 @@ SOURCE_SECTIONS = tuple(range(1, 10))
 MARKER_CITATION = "§9"
 """What the operation pages cite for a version marker. The catalogue files record the markers without a
 section of their own, so this is the pages' attribution; the sources page says so next to them."""
+
+RANGE_DASH = "\u2013"
+"""Between the ends of a range of listing positions (an en dash, as typeset ranges are written)."""
 
 RANGES_SHOWN = 50
 """At most this many position ranges in one sentence of the sources page."""
@@ -81,8 +86,8 @@ class ValueCount:
     every: bool
     """Every listing entry has this value."""
     positions: str | None
-    """The listing positions as ranges (`1–2, 7`); None when the catalogue is too large to list them on
-    one page (the count stays, with links to the label's and the plan entry's tables)."""
+    """The listing positions as ranges (`1-2, 7`, joined by RANGE_DASH); None when the catalogue is too large to
+    list them on one page (the count stays, with links to the label's and the plan entry's tables)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,8 +115,8 @@ class SourceSection:
     areas: tuple[Area, ...]
     entries: tuple[ListingEntry, ...]
     entry_positions: str | None
-    """The entries' listing positions as ranges (`1–22`), or None when that would be more than RANGES_SHOWN
-    ranges (the count and the operations index remain)."""
+    """The entries' listing positions as ranges (`1-22`, joined by RANGE_DASH), or None when that would be more
+    than RANGES_SHOWN ranges (the count and the operations index remain)."""
     entries_listed: bool
     """False when there are too many entries to list on one page: the page gives their count and range."""
     values_listed: bool
@@ -131,7 +136,7 @@ class SourceSection:
 
 
 def position_ranges(positions: list[int]) -> str:
-    """Sorted listing positions as ranges: [1, 2, 3, 7] -> `1–3, 7`."""
+    """Sorted listing positions as ranges: [1, 2, 3, 7] -> `1-3, 7`, with RANGE_DASH between the ends."""
     out: list[str] = []
     start = prev = None
     for p in positions:
@@ -139,10 +144,10 @@ def position_ranges(positions: list[int]) -> str:
             prev = p
             continue
         if start is not None:
-            out.append(f"{start}" if start == prev else f"{start}–{prev}")
+            out.append(f"{start}" if start == prev else f"{start}{RANGE_DASH}{prev}")
         start = prev = p
     if start is not None:
-        out.append(f"{start}" if start == prev else f"{start}–{prev}")
+        out.append(f"{start}" if start == prev else f"{start}{RANGE_DASH}{prev}")
     return ", ".join(out)
 
 
@@ -167,35 +172,70 @@ def source_sections(catalog: Catalog, *, max_rows: int, max_values: int) -> tupl
     `max_rows` and `max_values` are the page-size limits of a table page: beyond `max_rows` listing
     entries the entries are counted rather than listed, and beyond `max_values` values in the whole
     catalogue each plan entry's values are counted rather than listed by position."""
+    numbers = _section_numbers(catalog)
+    total_values = sum(len(p.values) for v in catalog.versions for p in v.plans)
+    list_entries = len(catalog.entries) <= max_rows
+    scope = _Scope(
+        list_entries=list_entries, list_positions=list_entries and total_values <= max_values,
+        marker_sections=frozenset(p.section for p in citation_parts(MARKER_CITATION)),
+        markers=tuple(e for e in catalog.entries if e.version_marker.at != "none"),
+        cited_entries={n: _cited(catalog.entries, _source, n) for n in numbers},
+    )
+    return tuple(_section(catalog, n, scope) for n in numbers)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Scope:
+    """What every section's facts are listed with: whether entries and positions are listed or counted, the
+    entries with a version marker (shown under the marker's section) and each section's cited entries."""
+
+    list_entries: bool
+    list_positions: bool
+    marker_sections: frozenset[int]
+    markers: tuple[ListingEntry, ...]
+    cited_entries: dict[int, tuple[ListingEntry, ...]]
+
+
+def _section_numbers(catalog: Catalog) -> list[int]:
+    """§1 to §9, and every further section a citation of the catalogue names, in order."""
     service = catalog.service
     citations = [service.source, service.base_url_source, service.lock_values_source]
     citations += [a.source for a in service.areas] + [e.source for e in catalog.entries]
     citations += [c for v in catalog.versions for c in (v.source, v.plan_table_source, *(p.source for p in v.plans))]
     citations += [n.section for n in catalog.not_shown]
-    numbers = sorted(set(SOURCE_SECTIONS) | {p.section for c in citations for p in citation_parts(c)})
-    total_values = sum(len(p.values) for v in catalog.versions for p in v.plans)
-    list_entries = len(catalog.entries) <= max_rows
-    list_positions = list_entries and total_values <= max_values
-    marker_sections = {p.section for p in citation_parts(MARKER_CITATION)}
-    cited_entries = {n: tuple(e for e in catalog.entries if cites(e.source, n)) for n in numbers}
-    return tuple(
-        SourceSection(
-            number=n,
-            anchor=section_anchor(n),
-            service=cites(service.source, n),
-            base_url=cites(service.base_url_source, n),
-            lock_values=cites(service.lock_values_source, n),
-            areas=tuple(a for a in service.areas if cites(a.source, n)),
-            entries=cited_entries[n],
-            entry_positions=_short_ranges([e.position for e in cited_entries[n]]),
-            entries_listed=list_entries,
-            values_listed=list_positions,
-            markers=tuple(e for e in catalog.entries if e.version_marker.at != "none") if n in marker_sections else (),
-            version_labels=tuple(v for v in catalog.versions if cites(v.source, n)),
-            plan_tables=tuple(v for v in catalog.versions if cites(v.plan_table_source, n)),
-            plan_values=tuple(_plan_values(v, p, list_positions)
-                              for v in catalog.versions for p in v.plans if cites(p.source, n)),
-            not_shown=tuple(item for item in catalog.not_shown if cites(item.section, n)),
-        )
-        for n in numbers
+    return sorted(set(SOURCE_SECTIONS) | {p.section for c in citations for p in citation_parts(c)})
+
+
+_T = TypeVar("_T")
+
+
+def _cited(items: Iterable[_T], citation_of: Callable[[_T], str], section: int) -> tuple[_T, ...]:
+    """The items whose citation names the section."""
+    return tuple(item for item in items if cites(citation_of(item), section))
+
+
+def _source(item: Area | ListingEntry | VersionLabel) -> str:
+    return item.source
+
+
+def _section(catalog: Catalog, n: int, scope: _Scope) -> SourceSection:
+    """Every fact of the catalogue that section `n` backs."""
+    service, entries = catalog.service, scope.cited_entries[n]
+    return SourceSection(
+        number=n,
+        anchor=section_anchor(n),
+        service=cites(service.source, n),
+        base_url=cites(service.base_url_source, n),
+        lock_values=cites(service.lock_values_source, n),
+        areas=_cited(service.areas, _source, n),
+        entries=entries,
+        entry_positions=_short_ranges([e.position for e in entries]),
+        entries_listed=scope.list_entries,
+        values_listed=scope.list_positions,
+        markers=scope.markers if n in scope.marker_sections else (),
+        version_labels=_cited(catalog.versions, _source, n),
+        plan_tables=_cited(catalog.versions, lambda v: v.plan_table_source, n),
+        plan_values=tuple(_plan_values(v, p, scope.list_positions)
+                          for v in catalog.versions for p in v.plans if cites(p.source, n)),
+        not_shown=_cited(catalog.not_shown, lambda item: item.section, n),
     )

@@ -75,7 +75,7 @@ def relative_url(url: str, base: str) -> str:
     target = [s for s in url.split("/") if s]
     start = [s for s in base.split("/") if s]
     common = 0
-    for a, b in zip(target, start):
+    for a, b in zip(target, start, strict=False):  # the common prefix of two paths of any lengths
         if a != b:
             break
         common += 1
@@ -131,7 +131,7 @@ def do_lock_cells(values: Any) -> Markup:
 def do_history_cells(cells: Any, show_from: bool = True) -> Markup:
     """`<td>` cells for a row of Cells: *not listed*, or the value with a *changed* mark (and the value it
     changed from, when show_from) where it differs from the previous label's."""
-    out = []
+    out: list[str] = []  # cell HTML, made here from escaped parts (marks, lock values, escaped text)
     for cell in cells:
         if cell.value is None:
             out.append(NOT_LISTED_CELL)
