@@ -51,7 +51,9 @@ def clone_project(dest: Path, *, branch: str = "main") -> Path:
                             capture_output=True, text=True, check=True).stdout
     for rel in filter(None, listed.split("\0")):
         src = ROOT / rel
-        if src.is_symlink():  # a clone has a tracked link as a link (scripts/catalog_docs/catalog/schemas)
+        if src.is_symlink() and not src.readlink().is_absolute():
+            # A clone has a link of the repository as a link (scripts/catalog_docs/catalog/schemas); the links to
+            # the npm tools below (absolute, untracked) are made afresh.
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             (dest / rel).symlink_to(src.readlink())
         elif src.is_file():

@@ -29,7 +29,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         # As a checkout has them: files, and links as links (the package's catalog/schemas is a link to the
         # catalogue's schema/ folder, the one copy git holds).
         (source / rel).parent.mkdir(parents=True, exist_ok=True)
-        if (ROOT / rel).is_symlink():
+        if (ROOT / rel).is_symlink() and not (ROOT / rel).readlink().is_absolute():
             (source / rel).symlink_to((ROOT / rel).readlink())
         elif (ROOT / rel).is_file():
             shutil.copy2(ROOT / rel, source / rel)
