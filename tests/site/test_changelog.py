@@ -123,9 +123,16 @@ def test_entry_content_is_the_summary_of_changes_the_comparison_pages_use(repo: 
     page = (docs / "changelog" / "index.md").read_text(encoding="utf-8")
     for a, b in consecutive_pairs(catalog):
         content = entries[b.label].content[0].value
-        for what, count, transition in summary_rows(compare_sides(catalog, Side(label=a.label), Side(label=b.label))):
-            shown = what + ("" if transition is None else f" {transition[0]} → {transition[1]}")
-            assert f"<li>{shown}: {count:,}</li>" in content
+        items = etree.fromstring(f"<div>{content}</div>", etree.HTMLParser()).iter("li")
+        shown = ["".join(li.itertext()) for li in items]
+        cmp = compare_sides(catalog, Side(label=a.label), Side(label=b.label))
+        assert shown == [what + ("" if t is None else f" {t[0]} → {t[1]}") + f": {count:,}"
+                         for what, count, t in summary_rows(cmp)]
+        # A row of changes links its first change's anchor on the comparison page; a count of unchanged does not.
+        ids = {c.id for c in cmp.changes}
+        anchors = [a.get("href", "").partition("#")[2]
+                   for a in etree.fromstring(f"<div>{content}</div>", etree.HTMLParser()).iter("a")]
+        assert sum(1 for x in anchors if x) == len(summary_rows(cmp)) - 1 and {x for x in anchors if x} <= ids
         link = f"compare/{a.slug}...{b.slug}/"  # from the feed, at the site's root
         assert entries[b.label].link == link and f'href="{link}"' in content
         assert f"(../compare/{a.slug}...{b.slug}.md)" in page
@@ -275,11 +282,18 @@ def assert_every_page_links_the_feed(site: Path) -> None:
     assert not wrong, wrong
     # The not-found page is served at any depth: its link is site-absolute (mkdocs gives it the site's path).
     assert len(links["404.html"]) == 1
-    # Every link of the feed (relative to it, at the site's root) is a page of the built site.
-    hrefs = [link.href for link in parsed.feed.links] + [e.link for e in parsed.entries]
+    # Every link of the feed (relative to it, at the site's root) is a page of the built site, and every anchor
+    # an entry's content links (a change's id) is an id on that page.
+    contents = "".join(e.content[0].value for e in parsed.entries)
+    linked = [a.get("href", "") for a in etree.fromstring(f"<div>{contents}</div>", etree.HTMLParser()).iter("a")]
+    hrefs = [link.href for link in parsed.feed.links] + [e.link for e in parsed.entries] + linked
+    assert any("#" in href for href in linked)
     for href in hrefs:
-        target = site / href
-        assert (target / "index.html" if href.endswith("/") else target).is_file(), href
+        path, _, anchor = href.partition("#")
+        target = site / path / "index.html" if path.endswith("/") else site / path
+        assert target.is_file(), href
+        if anchor:
+            assert f'id="{anchor}"' in target.read_text(encoding="utf-8"), href
 
 
 @pytest.mark.site

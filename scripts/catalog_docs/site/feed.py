@@ -30,6 +30,7 @@ PAGE_PATH = "changelog/index.md"
 """The changelog page."""
 
 SummaryRow = tuple[str, int, "tuple[str, str] | None"]
+"""formats.summary_rows: (what, how many, (from, to) of a value transition)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,6 +41,9 @@ class ChangelogEntry:
     version: VersionLabel
     previous: VersionLabel | None
     summary: Sequence[SummaryRow]
+    anchors: Sequence[str | None] = ()
+    """For each summary row, the id of its first change: that change's anchor on the comparison page (None:
+    the row has no anchor there, as the unchanged values' count)."""
     compare_href: str | None
     """The comparison page, relative to the feed's folder (the site's root); None for the first label."""
     version_href: str
@@ -67,12 +71,22 @@ def summary_html(entry: ChangelogEntry) -> str:
     if entry.previous is None:
         return (f"<p>{label} is the first version label of the catalogue: there is no earlier label to compare "
                 f'it with. <a href="{escape(entry.version_href)}">Its plan entries and values</a>.</p>')
-    rows = "".join(
-        f"<li>{escape(what)}{'' if t is None else f' {escape(t[0])} → {escape(t[1])}'}: {count:,}</li>"
-        for what, count, t in entry.summary
-    )
+    rows = "".join(f"<li>{_row_html(what, t, _first(entry, i))}: {count:,}</li>"
+                   for i, (what, count, t) in enumerate(entry.summary))
     return (f"<p>Changes from {escape(entry.previous.label)} to {label}:</p><ul>{rows}</ul>"
             f'<p><a href="{escape(entry.compare_href or "")}">Every change, value by value</a>.</p>')
+
+
+def _first(entry: ChangelogEntry, row: int) -> str | None:
+    """The address of a summary row's first change on the comparison page, or None."""
+    anchor = entry.anchors[row] if row < len(entry.anchors) else None
+    return None if anchor is None or entry.compare_href is None else f"{entry.compare_href}#{anchor}"
+
+
+def _row_html(what: str, transition: tuple[str, str] | None, first: str | None) -> str:
+    # Each part escaped once, joined as plain text (Markup + str would escape the str part again).
+    text = f"{escape(what)}" + ("" if transition is None else f" {escape(transition[0])} → {escape(transition[1])}")
+    return text if first is None else f'<a href="{escape(first)}">{text}</a>'
 
 
 def atom_feed(catalog: Catalog, entries: Sequence[ChangelogEntry], history: LabelHistory, changelog_href: str) -> str:

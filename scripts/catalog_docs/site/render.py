@@ -29,8 +29,8 @@ from markupsafe import Markup
 from catalog_docs.catalog.gcpause import paused_gc
 from catalog_docs.catalog.model import LOCK_VALUES, Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
 from catalog_docs.compare.changes import Comparison, Side, compare_sides, consecutive_pairs, listings
+from catalog_docs.compare.formats import KIND_NOUNS, summary_rows
 from catalog_docs.compare.formats import groups as change_groups
-from catalog_docs.compare.formats import summary_rows
 from catalog_docs.downloads.export import catalog_data, lock_matrix_csv, openapi_data
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import do_url, finalize, front_matter, md_escape
@@ -581,11 +581,44 @@ def changelog_entries(pages: _Pages, comparisons: list[tuple[VersionLabel, Versi
     out = []
     for v in reversed(pages.catalog.versions):
         previous, cmp = by_label.get(v.label, (None, None))
+        summary = summary_rows(cmp) if cmp is not None else []
         out.append(ChangelogEntry(
-            version=v, previous=previous, summary=summary_rows(cmp) if cmp is not None else [],
+            version=v, previous=previous, summary=summary, anchors=_first_changes(cmp, summary),
             compare_href=None if previous is None else str(href(f"compare/{do_url(compare_slug(previous, v))}.md")),
             version_href=str(href(f"versions/{do_url(v.slug)}.md")), added=history.added.get(v.slug),
             anchor=do_url(v.slug)))
+    return out
+
+
+ANCHORED_KINDS: frozenset[str] = frozenset({"plan-added", "plan-removed", "value-changed", "value-added",
+                                            "value-removed"})
+"""The kinds of change whose record is an anchor of its comparison page (compare.md.j2: a plan entry's opening
+sentence, a value's row), which a changelog row can link to."""
+
+
+def _first_changes(cmp: Comparison | None, summary: list[tuple[str, int, tuple[str, str] | None]],
+                   ) -> list[str | None]:
+    """For each summary row (formats.summary_rows), the id of the first change it counts, when that change is an
+    anchor of the comparison page: a value transition's first value, or the first change of the row's kind."""
+    if cmp is None:
+        return []
+    first_of_kind: dict[str, str] = {}
+    first_transition: dict[tuple[str | None, str | None], str] = {}
+    for c in cmp.changes:
+        first_of_kind.setdefault(c.kind, c.id)
+        if c.kind == "value-changed":
+            first_transition.setdefault((c.before.value, c.after.value), c.id)
+    kinds = {(KIND_NOUNS[k][0][0].upper() + KIND_NOUNS[k][0][1:]): k for k in KIND_NOUNS}
+    kinds |= {(KIND_NOUNS[k][1][0].upper() + KIND_NOUNS[k][1][1:]): k for k in KIND_NOUNS}
+    out: list[str | None] = []
+    for what, _count, transition in summary:
+        kind = "value-changed" if transition is not None else kinds.get(what)
+        if kind not in ANCHORED_KINDS:
+            out.append(None)
+        elif transition is not None:
+            out.append(first_transition.get(transition))
+        else:
+            out.append(first_of_kind.get(kind))
     return out
 
 
