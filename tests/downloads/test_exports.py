@@ -54,7 +54,7 @@ def markup_catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
 def test_catalog_json_carries_its_format_version(catalog: Catalog) -> None:
     data = json.loads(export_text(catalog, "json"))
     assert data["format_version"] == CATALOG_FORMAT_VERSION
-    assert list(data)[0] == "format_version"  # first, so a reader sees it before anything else
+    assert next(iter(data)) == "format_version"  # first, so a reader sees it before anything else
     assert data["service"]["lock_values"] == ["close", "unlimited"]
 
 
@@ -79,7 +79,8 @@ def test_lock_matrix_round_trips_to_the_model(catalog: Catalog) -> None:
 
 def test_lock_matrix_has_no_empty_cell_and_names_a_path_not_shown(catalog: Catalog) -> None:
     rows = list(csv.reader(io.StringIO(lock_matrix_csv(catalog))))
-    assert rows[0] == ["position", "method", "path", *(f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans)]
+    columns = [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans]
+    assert rows[0] == ["position", "method", "path", *columns]
     assert len(rows) == 1 + len(catalog.entries)
     for row, e in zip(rows[1:], catalog.entries, strict=True):
         assert "" not in row
@@ -135,7 +136,8 @@ def test_openapi_tags_are_the_inferred_areas(catalog: Catalog) -> None:
         if entry.area is None:
             assert tag == NO_AREA_TAG and tags[tag]["x-catalog"] == {"area": None, "inferred": True}
         else:
-            assert tag.endswith("inferred area)") and tags[tag]["x-catalog"] == {"area": entry.area.id, "inferred": True}
+            assert tag.endswith("inferred area)")
+            assert tags[tag]["x-catalog"] == {"area": entry.area.id, "inferred": True}
             assert " ".join(entry.area.name.split()) in tag
     used = {item["post"]["tags"][0] for item in doc["paths"].values()}
     assert set(tags) == used  # no tag without an operation

@@ -104,7 +104,8 @@ def test_any_pair_compare_page_shows_the_diff_for_two_chosen_labels(visit: Visit
     static = visit.open("compare/FAKE-1.0...FAKE-1.1/")
     changes = static.locator("#plan-PLAN-A-changed-close-unlimited").locator("xpath=following::table[1]")
     changed_paths = changes.locator("tbody th[scope=row] a").all_inner_texts()
-    expected = [ff.PATHS[position - 1] or f"Entry {position}" for _, position, _, _ in ff.changes("FAKE 1.0", "FAKE 1.1")]
+    changed = ff.changes("FAKE 1.0", "FAKE 1.1")
+    expected = [ff.PATHS[position - 1] or f"Entry {position}" for _, position, _, _ in changed]
     assert changed_paths == expected and len(expected) == 5
     page = visit.open("compare/")
     selects = page.locator("article form select")

@@ -12,6 +12,7 @@ import math
 import re
 import shutil
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,8 @@ from catalog_docs.site.render import PAGE_ROWS, render_pages, rows_per_page
 
 FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versions index",
          "plans/index.md": "plans index", "compare/index.md": "compare index",
-         "not-shown/index.md": "not-shown register", "sources/index.md": "sources", "downloads/catalog.json": "catalogue download",
+         "not-shown/index.md": "not-shown register", "sources/index.md": "sources",
+         "downloads/catalog.json": "catalogue download",
          "downloads/lock-matrix.csv": "lock matrix download", "downloads/openapi.yaml": "OpenAPI download",
          "changelog/index.md": "changelog", "feed.xml": "changelog feed"}
 FIXED.update({f"downloads/{s.name}": f"{s.name} download" for s in DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")})
@@ -68,7 +70,7 @@ def owner(rel: str, catalog: Catalog) -> tuple[str, ...]:
         return ("plan", found[0], page)
     if folder == "compare":
         a, sep, b = slug.partition("...")
-        pairs = [(x.label, y.label) for x, y in zip(catalog.versions, catalog.versions[1:])
+        pairs = [(x.label, y.label) for x, y in pairwise(catalog.versions)
                  if (x.slug, y.slug) == (a, b)]
         assert sep and len(pairs) == 1, f"{rel}: not a comparison of two consecutive labels"
         return ("comparison", *pairs[0])
@@ -87,14 +89,15 @@ def expected_owners(catalog: Catalog) -> Counter[tuple[str, ...]]:
     owners += [("entry", str(e.position)) for e in catalog.entries]
     owners += [("label", v.label, str(i)) for v in catalog.versions for i in pages(len(v.plans))]
     owners += [("plan", n, str(i)) for n in catalog.plan_names for i in pages(len(catalog.versions))]
-    owners += [("comparison", a.label, b.label) for a, b in zip(catalog.versions, catalog.versions[1:])]
+    owners += [("comparison", a.label, b.label) for a, b in pairwise(catalog.versions)]
     return Counter(owners)
 
 
 def assert_complete(files: dict[str, str] | list[str], catalog: Catalog) -> None:
     got = Counter(owner(rel, catalog) for rel in files)
     want = expected_owners(catalog)
-    assert got == want, f"missing pages: {sorted((want - got).elements())}; extra pages: {sorted((got - want).elements())}"
+    missing, extra = sorted((want - got).elements()), sorted((got - want).elements())
+    assert got == want, f"missing pages: {missing}; extra pages: {extra}"
 
 
 def test_fixture_catalogue_every_object_has_exactly_one_page() -> None:
@@ -223,4 +226,5 @@ def test_every_mark_a_page_uses_is_defined_in_the_legend() -> None:
     used |= {p for text in pages.values() for p in MARK_PHRASES if p in text}
     assert used == set(MARK_CLASSES) | set(MARK_PHRASES)  # the fixture shows every one of them
     for mark in used:
-        assert re.search(rf'<th scope="row">[^\n]*(class="[^"]*\b{mark}\b|{mark})', legend), f"{mark} is not in the legend"
+        row = rf'<th scope="row">[^\n]*(class="[^"]*\b{mark}\b|{mark})'
+        assert re.search(row, legend), f"{mark} is not in the legend"

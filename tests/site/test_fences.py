@@ -39,7 +39,8 @@ def _convert(md: markdown.Markdown, text: str) -> str:
 
 
 TABLE = ('<div class="x" data-search-exclude>\n<table>\n<caption>A *caption* with `code` and [a](b.md)</caption>\n'
-         '<tbody>\n<tr><th scope="row"><a href="../y/">Y</a></th><td><span class="lock lock-close">close</span></td></tr>\n'
+         '<tbody>\n<tr><th scope="row"><a href="../y/">Y</a></th>'
+         '<td><span class="lock lock-close">close</span></td></tr>\n'
          "</tbody>\n</table>\n</div>")
 
 

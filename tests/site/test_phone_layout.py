@@ -118,7 +118,8 @@ def test_links_in_content_keep_an_underscore_visible(chromium: Browser, site_url
     try:
         page = visit.open(PAGES["home"])
         style = page.locator("article a:not(.headerlink)").first.evaluate(
-            "a => { const s = getComputedStyle(a); return [parseFloat(s.textUnderlineOffset), parseFloat(s.fontSize)] }")
+            "a => { const s = getComputedStyle(a); "
+            "return [parseFloat(s.textUnderlineOffset), parseFloat(s.fontSize)] }")
         offset, size = style
         assert offset >= 0.25 * size, style
     finally:

@@ -19,6 +19,7 @@ from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.site.provenance import (
     MARKER_CITATION,
+    RANGE_DASH,
     SourceSection,
     citation_parts,
     position_ranges,
@@ -102,10 +103,12 @@ def test_a_large_catalogue_is_counted_not_listed() -> None:
     assert all(c.positions is None for pv in wide[8].plan_values for c in pv.counts)
 
     text = _environment().get_template("sources.md.j2").render(
-        root=Markup("../"), href=Href("sources/index.md", True), catalog=catalog(), register={n.id: n for n in catalog().not_shown},
+        root=Markup("../"), href=Href("sources/index.md", True), catalog=catalog(),
+        register={n.id: n for n in catalog().not_shown},
         sections=tuple(small.values()), max_rows=ff.LISTING_SIZE - 1, max_values=10_000,
         lock_values=LOCK_VALUES, marker_citation=MARKER_CITATION)
-    assert f"{ff.LISTING_SIZE} listing entries (positions 1–{ff.LISTING_SIZE}), with their method and path" in text
+    listed = f"{ff.LISTING_SIZE} listing entries (positions 1{RANGE_DASH}{ff.LISTING_SIZE}), with their method and path"
+    assert listed in text
     assert "operations/fakeWidgetCreate.md" not in text.split("## Section 4", 1)[1].split("## Section 5")[0]
     assert "positions" not in text.split("## Section 8", 1)[1].split("## Section 9")[0]
     assert f"more than {ff.LISTING_SIZE - 1} listing entries" in text
@@ -135,7 +138,7 @@ def test_cite_links_each_part_relative_to_the_page() -> None:
 
 
 def test_entry_positions_name_only_the_entries_a_section_backs() -> None:
-    assert sections()[4].entry_positions == f"1–{ff.LISTING_SIZE}"
+    assert sections()[4].entry_positions == f"1{RANGE_DASH}{ff.LISTING_SIZE}"
     assert sections()[8].entry_positions == ""  # no fixture entry cites §8
     wide = catalog().entries
     scattered = [dataclasses.replace(e, source="§8") if e.position % 2 else e for e in wide]
@@ -147,7 +150,8 @@ def test_entry_positions_name_only_the_entries_a_section_backs() -> None:
 def test_position_ranges() -> None:
     assert position_ranges([]) == ""
     assert position_ranges([3]) == "3"
-    assert position_ranges([1, 2, 3, 7, 9, 10]) == "1–3, 7, 9–10"
+    assert RANGE_DASH == "\N{EN DASH}"  # ranges are typeset as ranges
+    assert position_ranges([1, 2, 3, 7, 9, 10]) == f"1{RANGE_DASH}3, 7, 9{RANGE_DASH}10"
 
 
 def test_the_sources_page_is_planned_and_states_no_value_twice() -> None:

@@ -83,7 +83,7 @@ def inject(catalog_dir: Path) -> dict[str, str]:
     for i, version in enumerate(sorted((catalog_dir / "versions").glob("*.yaml")), 1):
         text = version.read_text(encoding="utf-8")
         new = re.sub(r"plan_table: \{title: [^,]+, value_column: [^,]+, ",
-                     lambda m: f"plan_table: {{title: {put(f'title{i}')}, value_column: {put(f'column{i}')}, ",
+                     lambda m, i=i: f"plan_table: {{title: {put(f'title{i}')}, value_column: {put(f'column{i}')}, ",
                      text)
         assert new != text, version
         version.write_text(new, encoding="utf-8")
@@ -113,14 +113,15 @@ def _pages(site: Path) -> list[tuple[str, str, Node]]:
 def test_injected_fields_cover_every_free_text_field_of_the_schemas() -> None:
     # If a schema gains a free-text field, this test asks for it to be injected too.
     free_text = set()
+    def walk(name: str, node: object, path: str) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "string" and "pattern" not in node and "enum" not in node:
+                free_text.add(f"{name}:{path}")
+            for key, value in node.items():
+                walk(name, value, f"{path}/{key}" if key not in ("properties", "items") else path)
+
     for schema in sorted((ROOT / "catalog" / "schema").glob("*.json")):
-        def walk(node: object, path: str) -> None:
-            if isinstance(node, dict):
-                if node.get("type") == "string" and "pattern" not in node and "enum" not in node:
-                    free_text.add(f"{schema.name}:{path}")
-                for key, value in node.items():
-                    walk(value, f"{path}/{key}" if key not in ("properties", "items") else path)
-        walk(json.loads(schema.read_text(encoding="utf-8")), "")
+        walk(schema.name, json.loads(schema.read_text(encoding="utf-8")), "")
     assert free_text == {
         "not-shown.schema.json:/topic", "not-shown.schema.json:/detail",
         "service.schema.json:/name", "service.schema.json:/summary", "service.schema.json:/areas/name",
@@ -310,7 +311,8 @@ def test_only_its_own_stale_files_are_removed(tmp_path: Path) -> None:
     render(load_catalog(catalog_dir), docs)
     assert (docs / "operations" / "fakeWidgetList.md").is_file()
     for f in (catalog_dir / "listing.yaml", *sorted((catalog_dir / "versions").glob("*.yaml"))):
-        f.write_text(f.read_text(encoding="utf-8").replace("/fakeWidgetList", "/fakeWidgetListRenamed"), encoding="utf-8")
+        renamed = f.read_text(encoding="utf-8").replace("/fakeWidgetList", "/fakeWidgetListRenamed")
+        f.write_text(renamed, encoding="utf-8")
     result = render(load_catalog(catalog_dir), docs)
     assert result.removed == ("operations/fakeWidgetList.md",)
     assert not (docs / "operations" / "fakeWidgetList.md").exists()
@@ -327,7 +329,8 @@ def test_a_second_render_writes_nothing(tmp_path: Path) -> None:
     second = render(catalog, docs)
     assert second.written == () and second.removed == () and second.unchanged == len(first.written)
     assert _stat(docs) == before, "no file (the manifest included) may be touched"
-    assert not [p for p in docs.iterdir() if p.is_dir() and p.name.startswith(".catalog-docs-")], "no staging folder left"
+    staging = [p for p in docs.iterdir() if p.is_dir() and p.name.startswith(".catalog-docs-")]
+    assert not staging, "no staging folder left"
 
 
 def test_only_changed_files_are_rewritten(tmp_path: Path) -> None:

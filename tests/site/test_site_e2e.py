@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
@@ -61,7 +62,7 @@ def as_dicts(rows: list[list[Node]]) -> list[dict[str, Node]]:
     header = [c.text() for c in rows[0]]
     for row in rows[1:]:
         assert len(row) == len(header), f"row has {len(row)} cells, header {len(header)}: {[c.text() for c in row]}"
-    return [dict(zip(header, row)) for row in rows[1:]]
+    return [dict(zip(header, row, strict=True)) for row in rows[1:]]
 
 
 def lock_text(cell: Node) -> str:
@@ -93,7 +94,7 @@ def all_urls() -> list[str]:
     urls += [f"/operations/{e.slug}/" for e in cat.entries]
     urls += [f"/versions/{v.slug}/" for v in cat.versions]
     urls += [f"/plans/{name.replace(' ', '-')}/" for name in cat.plan_names]
-    urls += [f"/compare/{a.slug}...{b.slug}/" for a, b in zip(cat.versions, cat.versions[1:])]
+    urls += [f"/compare/{a.slug}...{b.slug}/" for a, b in pairwise(cat.versions)]
     return urls
 
 
@@ -200,7 +201,8 @@ def test_home_gives_the_counts_of_the_catalogue(site: Path) -> None:
 
 def test_home_lists_the_areas_and_where_to_start(site: Path) -> None:
     home = page(site, "/")
-    areas = {row["Area"].text(): int(row["Operations (inferred)"].text()) for row in as_dicts(table_with_header(home, "Area"))}
+    areas = {row["Area"].text(): int(row["Operations (inferred)"].text())
+             for row in as_dicts(table_with_header(home, "Area"))}
     assert list(areas) == list(ff.AREAS.values())
     assert areas == {name: ff.AREA_OF.count(aid) for aid, name in ff.AREAS.items()}
     text = home.text()
@@ -220,7 +222,7 @@ def test_operations_index_has_every_entry_and_every_column(site: Path) -> None:
     rows = as_dicts(table_with_header(root, "#"))
     assert [int(r["#"].text()) for r in rows] == [e.position for e in cat.entries]
     columns = [(v, p) for v in cat.versions for p in v.plans]
-    for row, entry in zip(rows, cat.entries):
+    for row, entry in zip(rows, cat.entries, strict=True):
         assert row["Method"].text() == "POST"
         assert row["Path"].text() == entry.title
         assert row["Path"].find("a").attrs["href"] == f"{entry.slug}/"
@@ -374,7 +376,7 @@ def test_version_20_marks_the_rows_where_its_plan_entries_differ(site: Path) -> 
         assert (row["Plans differ"].text() == "plans differ") == (x != y) == bool(
             row["Plans differ"].find_all("span", cls="plans-differ"))
         assert not is_changed(row["Plans differ"])  # within one label: not "changed since the previous label"
-    differ = sum(x != y for x, y in zip(a, c))
+    differ = sum(x != y for x, y in zip(a, c, strict=True))
     assert 0 < differ < ff.LISTING_SIZE
     assert f"Plan entries differ on {differ} of {ff.LISTING_SIZE} listing entries." in root.text()
 
@@ -497,7 +499,7 @@ def test_compare_page_lists_every_change_with_a_link(site: Path, a: str, b: str)
 def test_compare_index_links_each_consecutive_pair(site: Path) -> None:
     rows = as_dicts(table_with_header(page(site, "/compare/"), "From"))
     assert [(r["From"].text(), r["To"].text()) for r in rows] == list(ff.PAIRS)
-    for row, (a, b) in zip(rows, ff.PAIRS):
+    for row, (a, b) in zip(rows, ff.PAIRS, strict=True):
         assert row["Values changed"].find("a").attrs["href"] == f"{ff.LABEL_SLUGS[a]}...{ff.LABEL_SLUGS[b]}/"
 
 
@@ -509,9 +511,9 @@ def test_matrix_has_every_cell_as_text(site: Path) -> None:
     assert len(rows) == 1 + len(cat.entries)
     columns = [(v, p) for v in cat.versions for p in v.plans]
     assert len(rows[0]) == 2 + len(columns)
-    for row, entry in zip(rows[1:], cat.entries):
+    for row, entry in zip(rows[1:], cat.entries, strict=True):
         cells = row[2:]
-        for cell, (v, p) in zip(cells, columns):
+        for cell, (_label, p) in zip(cells, columns, strict=True):
             # The value is told apart by its text, not only by the colour of its class.
             assert cell.text() == p.values[entry.position - 1] == lock_text(cell)
 
@@ -620,7 +622,8 @@ def test_no_request_leaves_the_origin(site: Path) -> None:
             offenders += [f"{path.relative_to(site)}: <style> {u}" for u in
                           re.findall(r"(?:url\(|@import)\s*['\"]?((?:https?:)?//[^'\")]+)", style.text())]
     for css in sorted(site.rglob("*.css")):
-        for url in re.findall(r"(?:url\(|@import)\s*['\"]?((?:https?:)?//[^'\")\s;]+)", css.read_text(encoding="utf-8")):
+        external = r"(?:url\(|@import)\s*['\"]?((?:https?:)?//[^'\")\s;]+)"
+        for url in re.findall(external, css.read_text(encoding="utf-8")):
             offenders.append(f"{css.relative_to(site)}: {url}")
     assert not offenders, "\n".join(offenders)
 

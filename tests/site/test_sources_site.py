@@ -94,7 +94,7 @@ def test_one_section_per_source_section_with_a_stable_anchor(site: Path) -> None
 def test_section_4_lists_every_listing_entry_with_its_page(site: Path) -> None:
     entries = [li for li in items(source_sections(site)["s4"]) if li.text().split(":")[0].isdigit()]
     assert [int(li.text().split(":")[0]) for li in entries] == list(range(1, ff.LISTING_SIZE + 1))
-    for position, (li, path) in enumerate(zip(entries, ff.PATHS), start=1):
+    for position, (li, path) in enumerate(zip(entries, ff.PATHS, strict=True), start=1):
         hrefs = [a.attrs["href"] for a in li.find_all("a")]
         assert f"../operations/{ff.slug(path, position)}/" in hrefs
         assert "../sources/#s4" in hrefs or "./#s4" in hrefs or "#s4" in hrefs, hrefs
@@ -123,7 +123,7 @@ def test_section_8_counts_each_value_per_label_and_plan_entry(site: Path) -> Non
 def test_section_9_lists_the_labels_and_what_each_does_not_list(site: Path) -> None:
     lis = [li for li in items(source_sections(site)["s9"]) if li.text().split(":")[0] in ff.LABELS]
     assert [li.text().split(":")[0] for li in lis] == list(ff.LABELS)
-    for li, label in zip(lis, ff.LABELS):
+    for li, label in zip(lis, ff.LABELS, strict=True):
         unlisted = [p for p in ff.PLAN_NAMES if p not in ff.VALUES[label]]
         assert bool(li.find("span", cls="not-listed")) == bool(unlisted)
         assert li.text().startswith(f"{label}: lists {', '.join(ff.VALUES[label])}")

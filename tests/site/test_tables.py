@@ -18,7 +18,8 @@ from sitebuild import build, copy_project
 @pytest.mark.parametrize(("page", "target", "directory", "flat"), [
     ("index.md", "operations/index.md", "operations/", "operations/index.html"),
     ("index.md", "index.md", "./", "index.html"),
-    ("legend.md", "not-shown/index.md#value-meaning", "../not-shown/#value-meaning", "not-shown/index.html#value-meaning"),
+    ("legend.md", "not-shown/index.md#value-meaning", "../not-shown/#value-meaning",
+     "not-shown/index.html#value-meaning"),
     ("operations/index.md", "versions/A-1.0.md", "../versions/A-1.0/", "../versions/A-1.0.html"),
     ("operations/x.md", "operations/index.md", "../", "index.html"),
     ("versions/A/page-2.md", "versions/B.md", "../../B/", "../B.html"),

@@ -31,7 +31,8 @@ def test_search_partial_matches_the_theme_except_the_dialog_name() -> None:
     assert fixed != theirs, "the theme's search dialog changed: review overrides/partials/search.html"
     box = '<input type="text" class="md-search__input" name="query" '
     line = next(line for line in fixed.splitlines(keepends=True) if box in line)  # the box, renamed q
-    submit = '      <button type="submit" class="catalog-visually-hidden" tabindex="-1">{{ lang.t(\'search\') }}</button>\n'
+    submit = ('      <button type="submit" class="catalog-visually-hidden" tabindex="-1">'
+              "{{ lang.t('search') }}</button>\n")
     fixed = fixed.replace(line, line.replace(box, box.replace('"query"', '"q"')) + submit, 1)
     assert ours == fixed
 
@@ -137,7 +138,9 @@ def test_wrappers_drop_autocomplete_from_the_theme_checkboxes_only(wrapper: str)
     nav_item = (THEME / "partials" / "nav-item.html").read_text(encoding="utf-8")
     assert nav_item.count('type="checkbox" id="__toc">') == 1, f"the theme's __toc toggle changed: review {wrapper}"
     text = (ROOT / "overrides" / wrapper).read_text(encoding="utf-8")
-    assert '''| replace('type="checkbox" id="__toc">', 'type="checkbox" id="__toc" aria-label="' ~ lang.t("toc") ~ '">') %}''' in text
+    fix = ('''| replace('type="checkbox" id="__toc">', '''
+           ''''type="checkbox" id="__toc" aria-label="' ~ lang.t("toc") ~ '">') %}''')
+    assert fix in text
 
 
 def test_404_layout_keeps_the_theme_404_content() -> None:
