@@ -18,7 +18,7 @@ holds the two to the same output.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from functools import lru_cache
 
 ID_PATTERN = r"^[a-z][a-z0-9]*(-[a-z0-9]+)*(--[a-z0-9]+(-[a-z0-9]+)*)*--[0-9a-f]{8}$"
 """Every change id matches this (also in schemas/diff.schema.json)."""
@@ -43,12 +43,14 @@ def _slug(name: str) -> str:
     return _SLUG_RUN.sub("-", name.lower()).strip("-")[:_NAME_MAX].strip("-")
 
 
-def make_id(kind: str, parts: Sequence[str | None]) -> str:
+@lru_cache(maxsize=16_384)
+def make_id(kind: str, parts: tuple[str | None, ...]) -> str:
     """The id of a record of `kind` about `parts` (earlier label, later label, earlier plan entry, later plan
     entry, then the listing entry, area or not-shown item; None where the record has none).
 
     The readable names skip None and say a name once when both sides have the same one; the hash is over
-    every part, None included, so the id is determined by exactly these parts."""
+    every part, None included, so the id is determined by exactly these parts. Memoised (bounded): a page asks
+    for the id of one record more than once (its row's anchor and its permalink)."""
     hashed = kind + "".join("\x1f" + ("" if p is None else "\x1e" + p) for p in parts)
     names: list[str] = []
     for i, p in enumerate(parts):
