@@ -20,7 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
+from playwright.sync_api import Browser
 
+from browsing import AXE, new_visit
 from catalog_docs.catalog.model import Catalog, label_slug
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Side, compare_sides, consecutive_pairs
@@ -300,3 +302,23 @@ def assert_every_page_links_the_feed(site: Path) -> None:
 def test_every_page_of_the_built_site_links_the_feed_in_its_head(built_site: Path) -> None:
     assert_every_page_links_the_feed(built_site)
     assert (built_site / "changelog" / "index.html").is_file()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_changelog_page_has_no_serious_accessibility_violation(chromium: Browser, site_url: str,
+                                                                  scheme: str) -> None:
+    from test_accessibility import BLOCKING, _describe
+
+    assert AXE.is_file(), f"{AXE} is missing: run `make test` or `npm ci` in the project folder"
+    visit = new_visit(chromium, site_url, color_scheme=scheme)
+    try:
+        page = visit.open("changelog/")
+        assert page.locator("article h2").count() == len(_labels())
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        blocking = [_describe(x) for x in result["violations"] if x["impact"] in BLOCKING]
+        assert not blocking, "\n".join(blocking)
+        assert not visit.problems(), "\n".join(visit.problems())
+    finally:
+        visit.context.close()
