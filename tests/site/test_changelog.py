@@ -322,3 +322,20 @@ def test_the_changelog_page_has_no_serious_accessibility_violation(chromium: Bro
         assert not visit.problems(), "\n".join(visit.problems())
     finally:
         visit.context.close()
+
+
+def test_without_git_installed_the_history_says_so(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(repo / "no-such-folder"))
+    found = label_history(repo / "catalog")
+    assert not found.repository and found.reason == "git is not installed" and not found.added
+
+
+def test_a_repository_without_a_commit_has_every_label_not_committed(tmp_path: Path) -> None:
+    shutil.copytree(FIXTURE_CATALOG, tmp_path / "catalog")
+    _git(tmp_path, "init", "-q")
+    found = label_history(tmp_path / "catalog")
+    assert found.repository and not found.added and not found.shallow
+    docs = tmp_path / "docs"
+    render_if_changed(tmp_path / "catalog", docs)
+    page = (docs / "changelog" / "index.md").read_text(encoding="utf-8")
+    assert page.count("Not committed yet, so it has no date of addition") == len(_labels())
