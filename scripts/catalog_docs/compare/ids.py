@@ -31,14 +31,22 @@ _FNV_OFFSET = 0x811C9DC5
 _FNV_PRIME = 0x01000193
 
 
-def _fnv1a(data: bytes) -> int:
-    """32-bit FNV-1a: tiny and the same in JavaScript, where the browser compare makes the same ids."""
-    h = _FNV_OFFSET
+def _fnv1a(data: bytes, h: int = _FNV_OFFSET) -> int:
+    """32-bit FNV-1a (from state `h`): tiny and the same in JavaScript, where the browser compare makes the same
+    ids."""
     for byte in data:
         h = ((h ^ byte) * _FNV_PRIME) & 0xFFFFFFFF
     return h
 
 
+@lru_cache(maxsize=4_096)
+def _fnv1a_prefix(text: str) -> int:
+    """The hash state after `text`: the records of one page share their kind, labels and plan entry, so only
+    the last part (the listing entry) is hashed per record. The same result as hashing the whole."""
+    return _fnv1a(text.encode("utf-8"))
+
+
+@lru_cache(maxsize=16_384)
 def _slug(name: str) -> str:
     return _SLUG_RUN.sub("-", name.lower()).strip("-")[:_NAME_MAX].strip("-")
 
@@ -51,7 +59,9 @@ def make_id(kind: str, parts: tuple[str | None, ...]) -> str:
     The readable names skip None and say a name once when both sides have the same one; the hash is over
     every part, None included, so the id is determined by exactly these parts. Memoised (bounded): a page asks
     for the id of one record more than once (its row's anchor and its permalink)."""
-    hashed = kind + "".join("\x1f" + ("" if p is None else "\x1e" + p) for p in parts)
+    segments = ["\x1f" + ("" if p is None else "\x1e" + p) for p in parts]
+    state = _fnv1a_prefix(kind + "".join(segments[:-1]))
+    digest = _fnv1a(segments[-1].encode("utf-8"), state) if segments else state
     names: list[str] = []
     for i, p in enumerate(parts):
         # parts 1 and 3 are the later side's label and plan entry: said once when the earlier side's is the same
@@ -60,4 +70,4 @@ def make_id(kind: str, parts: tuple[str | None, ...]) -> str:
         slug = _slug(p)
         if slug:
             names.append(slug)
-    return "--".join([kind, *names, f"{_fnv1a(hashed.encode('utf-8')):08x}"])
+    return "--".join([kind, *names, f"{digest:08x}"])
