@@ -428,12 +428,23 @@
       draw(out, compareSides(data, from, to), data, siteRoot);
       if (notice) out.insertBefore(el("p", { "class": "catalog-compare-error", role: "alert" }, [notice]), out.firstChild);
       /* A shared link to one change (?from=...&to=...#CHANGE-ID): its row exists only now. */
-      var target = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
+      var target = linkedChange();
       if (target && out.contains(target)) target.scrollIntoView();
     }).catch(function (error) {
       out.textContent = "";
       out.appendChild(el("p", { "class": "catalog-compare-error", role: "alert" }, [error.message]));
     });
+  }
+
+  /* The element a shared link's fragment names, or null. The fragment is the reader's input: one that is not
+     valid percent-encoding (#%E0%A4%A) names no change, instead of throwing and blanking the comparison. */
+  function linkedChange() {
+    if (!window.location.hash) return null;
+    try {
+      return document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    } catch (error) {
+      return null;
+    }
   }
 
   form.elements.from.setAttribute("data-default", form.elements.from.value);
