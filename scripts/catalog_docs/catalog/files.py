@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-FIXED_FILES = {"service.yaml": "service", "listing.yaml": "listing", "not-shown.yaml": "not-shown"}
+FIXED_FILES: dict[str, Role] = {"service.yaml": "service", "listing.yaml": "listing", "not-shown.yaml": "not-shown"}
 VERSIONS_DIR = "versions"
 
 MAX_BYTES = 4 * 1024 * 1024
@@ -77,7 +77,7 @@ def catalogue_sources(catalog_dir: Path) -> list[Source]:
     out: list[Source] = []
     for name, role in FIXED_FILES.items():
         kind, mode, target = classify(catalog_dir / name, root)
-        out.append(Source(path=catalog_dir / name, role=role, kind=kind, mode=mode, target=target))  # type: ignore[arg-type]
+        out.append(Source(path=catalog_dir / name, role=role, kind=kind, mode=mode, target=target))
     for entry in sorted(os.scandir(catalog_dir), key=lambda e: e.name):
         if Path(entry.name).suffix in (".yaml", ".yml") and entry.name not in FIXED_FILES:
             path = catalog_dir / entry.name

@@ -40,7 +40,7 @@ from catalog_docs.errors import Problem
 try:  # the C parser is much faster; the pure-Python one behaves the same
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]  # the same interface, another class
 
 SKIP_DEPTH = 64
 """Past MAX_DEPTH the loader skips a value's contents; nesting deeper than this stops the file's parse.

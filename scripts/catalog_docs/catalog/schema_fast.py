@@ -89,10 +89,10 @@ class ValuesFastPath:
         return errors
 
     def _trimmed(self, instance: Any) -> Any:
-        plans = instance.get("plans") if self.rule is not None and isinstance(instance, dict) else None
-        if not isinstance(plans, dict):
+        plans = instance.get("plans") if isinstance(instance, dict) else None
+        if self.rule is None or not isinstance(plans, dict):
             return instance
-        pattern, allowed, least = self.rule  # type: ignore[misc]
+        pattern, allowed, least = self.rule
         for plan in plans.values():
             values = plan.get("values") if isinstance(plan, dict) else None
             if not isinstance(values, dict) or len(values) < max(least, 1):

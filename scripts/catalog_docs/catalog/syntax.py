@@ -17,7 +17,7 @@ from catalog_docs.errors import Problem
 try:  # the C scanner, as the loader's
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]  # the same interface, another class
 
 
 Located = tuple[Problem, KeyPath | None]

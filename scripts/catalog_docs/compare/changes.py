@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from dataclasses import fields as dataclass_fields
 from itertools import pairwise
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
 from catalog_docs.catalog.model import (
     Area,
@@ -58,7 +58,7 @@ ChangeKind = Literal[
     "area-removed",
     "area-changed",
 ]
-CHANGE_KINDS: tuple[ChangeKind, ...] = ChangeKind.__args__  # type: ignore[attr-defined]
+CHANGE_KINDS: tuple[ChangeKind, ...] = get_args(ChangeKind)
 VALUE_KINDS: tuple[ChangeKind, ...] = ("value-changed", "value-added", "value-removed")
 
 ComparisonMode = Literal["labels", "plans", "revisions"]

@@ -59,6 +59,8 @@ def _reordered(old: list[str], removed: Iterable[str], placed: dict[str, int]) -
 def _with(obj: T, changes: dict[str, Any], convert: Callable[[str, Any], Any] | None = None) -> T:
     """`obj` with the fields of `changes` (but `order`, which is not a field) set to their later values."""
     fields = {k: (convert(k, v) if convert else v) for k, v in changes.items() if k != "order"}
+    # The field names come from the diff JSON, checked against the record kind by its step; mypy cannot see
+    # that `T` is a dataclass (dataclasses.replace takes any instance of one).
     return replace(obj, **fields)  # type: ignore[type-var]
 
 

@@ -159,6 +159,7 @@ def watch_docs_quietly(server: object, docs_dir: Path) -> bool:
     ProperDocs share it); with any other server nothing changes and False is returned."""
     docs = os.path.abspath(docs_dir)  # noqa: PTH100  # the server keys its watches by abspath (links kept)
     try:
+        # Private attributes of mkdocs' LiveReloadServer, which types it without them (checked in try/except).
         watched, observer, cond = server._watched_paths, server.observer, server._rebuild_cond  # type: ignore[attr-defined]
     except AttributeError:
         return False
@@ -175,7 +176,7 @@ def watch_docs_quietly(server: object, docs_dir: Path) -> bool:
         if all(_from_render(os.fsdecode(p), docs) for p in paths):
             return
         with cond:
-            server._want_rebuild = True  # type: ignore[attr-defined]
+            server._want_rebuild = True  # type: ignore[attr-defined]  # private, as above
             cond.notify_all()
 
     server.unwatch(docs)  # type: ignore[attr-defined]
