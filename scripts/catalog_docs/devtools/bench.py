@@ -531,9 +531,11 @@ def extract_revision(rev: str, dest: Path) -> str:
     return commit
 
 
-def bench_baseline(report: Report, case: str, project: Path, src: Path, commit: str, builders: list[str]) -> None:
+def bench_baseline(report: Report, case: str, project: Path, src: Path, commit: str, builders: list[str],
+                   rounds: int = 1) -> None:
     """Render `project`'s catalogue with the code in `src` (a revision extracted by extract_revision), build
-    it with each builder as bench_catalog built ours, and report our build time as a ratio to it."""
+    it with each builder as bench_catalog built ours, and report our build time as a ratio to it: the median of
+    `rounds` back-to-back pairs, as for the control site (one pair moved by 2 % between two runs of this machine)."""
     base = project.parent / f"{project.name}-baseline"
     _lay_out(base, src)
     shutil.copytree(project / "catalog", base / "catalog")
@@ -547,7 +549,7 @@ def bench_baseline(report: Report, case: str, project: Path, src: Path, commit: 
         shutil.rmtree(base, ignore_errors=True)
         return
     _build_against(report, case, project, base, builders, "baseline", "build_vs_baseline",
-                   f"our {{builder}} build time over {commit}'s, same catalogue, same run", env)
+                   f"our {{builder}} build time over {commit}'s, same catalogue, same run", env, rounds)
     shutil.rmtree(base, ignore_errors=True)
 
 
@@ -703,7 +705,7 @@ def _bench_everything(report: Report, args: argparse.Namespace, sizes: list[int]
         bench_catalog(report, case, project, args.repeat, builders)
         bench_control(report, case, project, builders, args.rounds)
         if commit is not None:
-            bench_baseline(report, case, project, src, commit, builders)
+            bench_baseline(report, case, project, src, commit, builders, args.rounds)
     if sizes and "mkdocs" in builders:
         _bench_preview_loop(report, args.out, f"{sizes[-1]}x{args.versions}x{args.plans}")
     _report_growth(report, list(synthetic))
