@@ -194,6 +194,12 @@ def _add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser], name:
                           formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
+def sub_commands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    """The parser's sub-commands: `.choices` maps each name to its parser, in the order --help lists them."""
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return action
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(prog="catalog-docs", description=DESCRIPTION, epilog=EPILOG,
