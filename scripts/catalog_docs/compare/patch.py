@@ -56,9 +56,15 @@ def _reordered(old: list[str], removed: Iterable[str], placed: dict[str, int]) -
     return [s if s is not None else next(rest) for s in slots]
 
 
+def _as_fields(changes: dict[str, Any], convert: Callable[[str, Any], Any] | None = None) -> dict[str, Any]:
+    """A record's later values as model fields: without `order` (a place among its kind, not a field), each
+    through `convert` when one is given."""
+    return {k: (convert(k, v) if convert else v) for k, v in changes.items() if k != "order"}
+
+
 def _with(obj: T, changes: dict[str, Any], convert: Callable[[str, Any], Any] | None = None) -> T:
     """`obj` with the fields of `changes` (but `order`, which is not a field) set to their later values."""
-    fields = {k: (convert(k, v) if convert else v) for k, v in changes.items() if k != "order"}
+    fields = _as_fields(changes, convert)
     # The field names come from the diff JSON, checked against the record kind by its step; mypy cannot see
     # that `T` is a dataclass (dataclasses.replace takes any instance of one).
     return replace(obj, **fields)  # type: ignore[type-var]
@@ -134,7 +140,7 @@ def _service_changed(later: _Later, r: Record) -> None:
 
 def _area_added(later: _Later, r: Record) -> None:
     area = r["to"]["area"]
-    later.areas[area] = Area(id=area, **{k: v for k, v in _after(r).items() if k != "order"})
+    later.areas[area] = Area(id=area, **_as_fields(_after(r)))
     later.area_order.place(area, r)
 
 
@@ -177,7 +183,7 @@ def _value_removed(later: _Later, r: Record) -> None:
 def _label_added(later: _Later, r: Record) -> None:
     name = r["to"]["label"]
     later.labels[name] = VersionLabel(label=name, slug=label_slug(name), plans=(),
-                                      **{k: v for k, v in _after(r).items() if k != "order"})
+                                      **_as_fields(_after(r)))
     later.label_order.place(name, r)
 
 
@@ -213,7 +219,7 @@ def _plan_removed(later: _Later, r: Record) -> None:
 
 def _not_shown_added(later: _Later, r: Record) -> None:
     nid = r["to"]["not_shown"]
-    later.register[nid] = NotShown(id=nid, **{k: _register_field(k, v) for k, v in _after(r).items() if k != "order"})
+    later.register[nid] = NotShown(id=nid, **_as_fields(_after(r), _register_field))
     later.register_order.place(nid, r)
 
 
