@@ -10,7 +10,6 @@ replaces them. The terminal prints the same errors.
 
 from __future__ import annotations
 
-import json
 import re
 import signal
 import subprocess
@@ -21,10 +20,10 @@ from pathlib import Path
 
 from catalog_docs.catalog.drafts import find_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
-from catalog_docs.layout import MANIFEST, PACKAGE_DIR
+from catalog_docs.layout import PACKAGE_DIR
 from catalog_docs.site.incremental import render_if_changed
 from catalog_docs.site.preview import BANNER_ID, banner_html
-from catalog_docs.site.write import WriteResult, write_output
+from catalog_docs.site.write import WriteResult, read_own_files, write_output
 
 TEMPLATES = PACKAGE_DIR / "site" / "templates"
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
@@ -75,16 +74,12 @@ def show_errors(docs: Path, lines: Sequence[str]) -> WriteResult | None:
     """Rewrite the last good pages with the banner on each; downloads stay as they were. Nothing is written
     when docs/ holds no earlier render (there are no good pages to show)."""
     try:
-        files = json.loads((docs / MANIFEST).read_text(encoding="utf-8"))["files"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    pages: dict[str, str] = {}
-    for rel in files:
-        try:
-            text = (docs / rel).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None  # a page went missing: leave docs/ alone rather than drop it from the manifest
-        pages[rel] = with_banner(text, lines) if rel.endswith(".md") else text
+        written = read_own_files(docs)
+    except CatalogDocsError:
+        return None  # a manifest the writer refuses: the next render names it
+    if written is None:
+        return None  # a page went missing or changed: leave docs/ alone rather than drop it from the manifest
+    pages = {rel: with_banner(text, lines) if rel.endswith(".md") else text for rel, text in written.items()}
     # No fingerprint: the next render_if_changed renders afresh and replaces every bannered page.
     return write_output(pages, docs)
 

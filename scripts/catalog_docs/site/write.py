@@ -229,6 +229,25 @@ def _read_manifest(out_dir: Path) -> tuple[set[str], dict[str, str]]:
     return files, digests
 
 
+def read_own_files(out_dir: Path) -> dict[str, str] | None:
+    """The text of every file the last render wrote, as its manifest lists it; None when there is no manifest,
+    or when any file is not provably ours (a link on its way or at it, another kind of file, a digest that is
+    not the manifest's). The manifest is read as `write_output` reads it, so a planted one is refused."""
+    files, digests = _read_manifest(out_dir)
+    if not files:
+        return None
+    texts: dict[str, str] = {}
+    for rel in sorted(files):
+        path = out_dir.joinpath(*rel.split("/"))
+        if _blocked_folder(out_dir, rel) is not None or _file_digest(path) != digests.get(rel):
+            return None
+        text = _read_text(path)
+        if text is None:
+            return None
+        texts[rel] = text
+    return texts
+
+
 def _manifest_entries(text: str) -> tuple[set[str], dict[str, str]]:
     """The files and digests of a manifest's text; ValueError or TypeError for one catalog-docs cannot
     have written (not JSON, a path outside the generated folders, a digest that is not one)."""
