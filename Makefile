@@ -17,7 +17,7 @@ LOCK_TOOL := .cache/lock-tool
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help install check render serve site test lint bench lighthouse tools lock upgrade clean
+.PHONY: help install check serve site test lint bench lighthouse tools lock upgrade clean
 
 help: ## List the targets and their settings
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-11s %s\n", $$1, $$2}'
@@ -51,19 +51,16 @@ install: $(TEST_STAMP) ## Create .venv and install the project with its test too
 check: $(SITE_STAMP) ## Validate the catalogue (catalog-docs check)
 	$(BIN)/catalog-docs check
 
-render: $(SITE_STAMP) ## Render the Markdown pages from the catalogue into docs/
-	$(BIN)/catalog-docs render
-
-# Three engines read mkdocs.yml (README, "Engines"). mkdocs (the default) and ProperDocs render through the
-# hook, which skips the render when nothing changed; under serve a broken catalogue keeps the last good pages
-# and shows its errors on them. Zensical (installed with the test tools) runs no hooks: `catalog-docs render`
-# writes its pages before a build, and `catalog-docs watch` re-renders beside its server. --dirty rebuilds only
-# the pages the render rewrote; --no-strict because a preview that stops on a warning leaves every request
-# waiting. `make site` stays strict.
+# Three engines read mkdocs.yml (README, "Engines"). mkdocs (the default) and ProperDocs add the generated pages
+# in memory through the catalog-docs plugin; under serve a broken catalogue keeps the last good pages and shows
+# its errors on them. Zensical (installed with the test tools) runs no plugins: `catalog-docs build` and
+# `catalog-docs watch` render into a build folder of their own under build/catalog-docs/ and run it there.
+# Nothing is ever written into docs/. --dirty rebuilds only the pages whose text changed; --no-strict because a
+# preview that stops on a warning leaves every request waiting. `make site` stays strict.
 ENGINES := mkdocs properdocs zensical
 BUILD_mkdocs = $(BIN)/mkdocs build --strict
 BUILD_properdocs = $(BIN)/properdocs build --strict -f mkdocs.yml
-BUILD_zensical = $(BIN)/catalog-docs render --publish && $(BIN)/zensical build --strict --clean -f mkdocs.yml
+BUILD_zensical = $(BIN)/catalog-docs build --publish -- $(BIN)/zensical build --strict --clean -f mkdocs.yml
 SERVE_mkdocs = $(BIN)/mkdocs serve --dirty --no-strict --dev-addr $(HOST):$(PORT)
 SERVE_properdocs = $(BIN)/properdocs serve -f mkdocs.yml --dirty --no-strict --dev-addr $(HOST):$(PORT)
 SERVE_zensical = $(BIN)/catalog-docs watch -- $(BIN)/zensical serve -f mkdocs.yml --dev-addr $(HOST):$(PORT)
@@ -73,12 +70,10 @@ ENGINE_STAMPS = $(SITE_STAMP) $(if $(filter zensical,$(BUILDER)),$(TEST_STAMP))
 serve: $(ENGINE_STAMPS) ## Render and serve the site on http://HOST:PORT, reloading when catalog/ changes (BUILDER=mkdocs|properdocs|zensical)
 	$(ENGINE_CHECK)
 	@$(BIN)/python -m catalog_docs.devtools.portcheck $(HOST) $(PORT)
-	@mkdir -p docs
 	$(SERVE_$(BUILDER))
 
 site: $(ENGINE_STAMPS) ## Render and build the site strictly into site/ (BUILDER=mkdocs|properdocs|zensical)
 	$(ENGINE_CHECK)
-	@mkdir -p docs  # an engine refuses a missing docs_dir before the hook can render into it
 	$(BUILD_$(BUILDER))
 
 bench: $(TEST_STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~7 min; BASELINE=REV compares with a git revision)
@@ -127,9 +122,6 @@ lock: $(LOCK_TOOL)/bin/uv ## Update requirements/*.txt after a change to pyproje
 upgrade: ## Refresh requirements/*.txt to the newest versions pyproject.toml allows (then run make test)
 	$(MAKE) --no-print-directory lock UPGRADE=--upgrade
 
-# On a fresh clone there is no .venv and nothing rendered: only the folders are removed then.
-clean: ## Remove the built site and generated pages (keeps .venv and hand-written files)
-	rm -rf site
-	@if [ -x $(BIN)/catalog-docs ]; then $(BIN)/catalog-docs clean; \
-	elif [ -f docs/.catalog-docs-manifest.json ]; then \
-	  echo "make clean: .venv is missing, so the generated pages in docs/ were kept (make install, then make clean)" >&2; fi
+# rm removes a link named site as the link, never what it points to; docs/ is never touched.
+clean: ## Remove the built site and the tool's build folders (site/, build/catalog-docs/; docs/ is never touched)
+	rm -rf site build/catalog-docs

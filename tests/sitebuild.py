@@ -36,7 +36,7 @@ def tracked_docs() -> list[str]:
 
 
 def build(project: Path, *, strict: bool = True) -> subprocess.CompletedProcess[str]:
-    """Run `mkdocs build` in a project copy (its hook renders the catalogue first)."""
+    """Run `mkdocs build` in a project copy (its plugin renders the catalogue, in memory)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     cmd = [str(BIN / "mkdocs"), "build", "--site-dir", str(project / "site")]
     if strict:

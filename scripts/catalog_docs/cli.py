@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from catalog_docs.catalog.locate import default_out_dir, find_catalog_dir, out_dir_beside, shown_path
+from catalog_docs.catalog.locate import find_catalog_dir, out_dir_beside, shown_path
 from catalog_docs.errors import EXIT_INVALID, EXIT_OK, EXIT_USAGE, CatalogDocsError
 
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as a shell reports it)
@@ -31,8 +31,8 @@ exit codes (the same for every command):
      no catalog/ folder, a file or folder that cannot be read or written
   130  interrupted (Ctrl-C)
   141  the reader of the output closed it early (catalog-docs diff ... | head); nothing else is printed
-watch exits with its server's exit code (0 without one); while the catalogue is invalid it keeps watching
-and every page shows the errors. clean and synth do not read the catalogue. Errors go to stderr, one per
+watch and build exit with their engine's exit code (0 without one); while the catalogue is invalid, watch
+keeps watching and every page shows the errors. clean and synth do not read the catalogue. Errors go to stderr, one per
 line."""
 
 
@@ -50,45 +50,47 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
-    from catalog_docs.catalog.validate import load_catalog
-    from catalog_docs.errors import CatalogInvalid
-    from catalog_docs.site.incremental import render_if_changed
+    from catalog_docs.site.folders import render_out
+    from catalog_docs.site.pages import site_files
 
-    args.out = args.out or out_dir_beside(args.catalog)
     if args.publish:
         from catalog_docs.catalog.drafts import refuse_drafts
 
         refuse_drafts(args.catalog)
-    try:
-        result = render_if_changed(args.catalog, args.out, force=args.force)
-    except CatalogDocsError as exc:
-        if not isinstance(exc, CatalogInvalid):
-            # An invalid catalogue is reported as such, as `check` reports it (exit 1), even when the render
-            # failed before loading it (its fingerprint could not read a file the loader refuses too).
-            load_catalog(args.catalog)
-        raise
-    if result is None:
-        print(f"rendered into {args.out}: nothing changed since the last render (use --force to render anyway)")
-        return EXIT_OK
-    print(f"rendered into {args.out}: {len(result.written)} files written, {result.unchanged} unchanged, "
-          f"{len(result.removed)} stale files removed")
+    files = site_files(args.catalog)
+    render_out(files, args.out, replace=args.replace)
+    print(f"rendered {len(files)} pages and downloads into {args.out}")
     return EXIT_OK
+
+
+def _command_line(args: argparse.Namespace) -> list[str]:
+    return list(args.command_line[1:] if args.command_line[:1] == ["--"] else args.command_line)
 
 
 def _cmd_watch(args: argparse.Namespace) -> int:
     from catalog_docs.site.watch import main_say, watch
 
-    args.out = args.out or out_dir_beside(args.catalog)
-    command = args.command_line[1:] if args.command_line[:1] == ["--"] else args.command_line
-    return watch(args.catalog, args.out, command, say=main_say)
+    return watch(args.catalog, out_dir_beside(args.catalog), _command_line(args), say=main_say)
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    from catalog_docs.site.watch import build
+
+    return build(args.catalog, out_dir_beside(args.catalog), _command_line(args), publish=args.publish)
 
 
 def _cmd_clean(args: argparse.Namespace) -> int:
-    from catalog_docs.site.write import write_output
+    from catalog_docs.catalog.locate import find_project
+    from catalog_docs.layout import BUILD_ROOT
+    from catalog_docs.site.folders import clean
 
-    args.out = args.out or default_out_dir()
-    result = write_output({}, args.out)
-    print(f"removed {len(result.removed)} generated files from {args.out}; hand-written files were kept")
+    project = find_project()
+    if project is None:
+        raise CatalogDocsError("no project found here or above (a folder whose catalog/ holds a catalogue): "
+                               "run catalog-docs clean inside the repository")
+    removed = clean(project)
+    print(f"removed {', '.join(removed) or 'nothing'} (site/ and {BUILD_ROOT}/ of {os.path.relpath(project)}); "
+          "docs/ is never touched")
     return EXIT_OK
 
 
@@ -207,7 +209,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(title="commands", dest="command", required=True, metavar="COMMAND")
     catalog_help = "catalogue folder (default: catalog/ of the nearest folder upwards that has one)"
-    out_help = "output folder (default: docs/ beside the catalogue folder found, else ./docs)"
     check = _add_command(
         sub, "check", help="validate the catalogue and print its counts",
         description="Validate every catalogue file against its schema and the cross-file rules. Prints the "
@@ -215,34 +216,47 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--catalog", type=Path, default=None, help=catalog_help)
     check.set_defaults(func=_cmd_check)
     render = _add_command(
-        sub, "render", help="render the Markdown pages and downloads into the docs folder",
-        description="Render the site's Markdown pages and downloads from the catalogue. Only pages whose text "
-                    "changed are written; a catalogue with errors writes nothing.")
+        sub, "render", help="write the Markdown pages and downloads into a new folder, for anyone who wants files",
+        usage="catalog-docs render --out DIR [--replace] [--publish] [--catalog DIR]",
+        description="Render the site's Markdown pages and downloads from the catalogue into DIR, a new or empty "
+                    "folder (a folder that is not empty is refused unless --replace; a link is never written "
+                    "through). A catalogue with errors writes nothing. The site's builds do not need it: the "
+                    "mkdocs plugin adds the pages in memory, and `catalog-docs build` serves other engines.")
     render.add_argument("--catalog", type=Path, default=None, help=catalog_help)
-    render.add_argument("--out", type=Path, default=None, help=out_help)
-    render.add_argument("--force", action="store_true",
-                        help="render even when the catalogue, schemas and templates are unchanged since the last "
-                             "render")
+    render.add_argument("--out", type=Path, required=True, help="the folder to write (new or empty)")
+    render.add_argument("--replace", action="store_true",
+                        help="replace DIR whole when it is not empty (it is swapped for the new folder)")
     render.add_argument("--publish", action="store_true",
-                        help="refuse draft version labels, as the strict build does (make site with Zensical)")
+                        help="refuse draft version labels, as the strict build does")
     render.set_defaults(func=_cmd_render)
+    engine_help = ("the pages are rendered into a folder of the tool's own under build/catalog-docs/ (with copies of "
+                   "the hand-written files of docs/), which the engine reads through mkdocs.yml's docs_dir; the "
+                   "folder is removed when COMMAND exits")
+    build = _add_command(
+        sub, "build", help="build the site with an engine that runs no plugins (Zensical)",
+        usage="catalog-docs build [--publish] [--catalog DIR] -- COMMAND ...",
+        description=f"Render the catalogue and run COMMAND (an engine's build: zensical build ...) on it: "
+                    f"{engine_help}. Exits with COMMAND's exit code. mkdocs and properdocs build through the plugin "
+                    "instead.")
+    build.add_argument("--catalog", type=Path, default=None, help=catalog_help)
+    build.add_argument("--publish", action="store_true", help="refuse draft version labels (make site does)")
+    build.add_argument("command_line", nargs=argparse.REMAINDER, metavar="-- COMMAND", help="the engine's build")
+    build.set_defaults(func=_cmd_build)
     watch = _add_command(
-        sub, "watch", help="render now and again on every catalogue or template change (for engines without hooks)",
-        usage="catalog-docs watch [--catalog DIR] [--out DIR] [-- COMMAND ...]",
-        description="Render into the docs folder, then again whenever a file under the catalogue folder or the "
-                    "templates changes; while the catalogue has errors, every page shows them at its top. With "
-                    "COMMAND (an engine's server: zensical serve ...), start it and stop watching when it exits. "
-                    "mkdocs and properdocs serve render through the hook instead.")
+        sub, "watch", help="serve with an engine that runs no plugins, rendering again on every change",
+        usage="catalog-docs watch [--catalog DIR] [-- COMMAND ...]",
+        description=f"Render, start COMMAND (an engine's server: zensical serve ...), and render again whenever a "
+                    f"file under the catalogue folder, the templates or docs/ changes: {engine_help}. While the "
+                    "catalogue has errors, every page shows them at its top. mkdocs and properdocs serve render "
+                    "through the plugin instead.")
     watch.add_argument("--catalog", type=Path, default=None, help=catalog_help)
-    watch.add_argument("--out", type=Path, default=None, help=out_help)
     watch.add_argument("command_line", nargs=argparse.REMAINDER, metavar="-- COMMAND",
                        help="the server to run beside the watcher")
     watch.set_defaults(func=_cmd_watch)
     clean = _add_command(
-        sub, "clean", help="remove the generated pages (only files catalog-docs wrote)",
-        description="Remove the pages and downloads the last render wrote (listed in its manifest); "
-                    "hand-written files in the output folder are kept.")
-    clean.add_argument("--out", type=Path, default=None, help=out_help)
+        sub, "clean", help="remove site/ and the tool's own build folders (docs/ is never touched)",
+        description="Remove the built site (site/) and the build folders under build/catalog-docs/ of the "
+                    "project around the current folder; a link there is refused, never followed.")
     clean.set_defaults(func=_cmd_clean)
     new = _add_command(
         sub, "new-label", help="add a version label, starting from a copy of an existing one",

@@ -1,5 +1,5 @@
-"""Names and folders that several stages share. A light module (standard library only), so the
-render fingerprint in `incremental` can use them without importing Jinja or jsonschema."""
+"""Names and folders that several stages share. A light module (standard library only), imported by
+mkdocs.yml's docs_dir tag without Jinja or jsonschema."""
 
 from __future__ import annotations
 
@@ -13,11 +13,10 @@ carries them as files, so the package works however it is installed (tests/catal
 tests/project/test_wheel.py)."""
 DOWNLOAD_SCHEMA_DIR = PACKAGE_DIR / "schemas"
 """The JSON Schemas of the downloads (`<name>.schema.json`), published as /downloads/<name>.schema.json."""
-MANIFEST = ".catalog-docs-manifest.json"
-"""The render's record, in the output folder, of the files it wrote (and of its fingerprint)."""
-GENERATED_ROOTS = frozenset({"index.md", "legend.md", "operations", "versions", "plans", "compare", "matrix",
-                             "not-shown", "sources", "downloads", "changelog", "feed.xml"})
-"""The first path segment of every file the render writes into docs/ (as .gitignore lists them). The writer
-writes, replaces and removes files only under these: a manifest or journal found in docs/ that names anything
-else (docs/README.md, a hand-written page) was not written by catalog-docs, and nothing it names is touched.
-tests/site/test_planted_docs.py holds the render's pages and .gitignore to this list."""
+BUILD_ROOT = "build/catalog-docs"
+"""Where, in the project, the tool makes its own build folders (for engines without plugins); git ignores
+`build/`, and `catalog-docs clean` removes this folder of it (not hidden: Zensical reads no docs folder under a
+hidden one). Nothing of the tool's is ever written into docs/."""
+ENGINE_DOCS_ENV = "CATALOG_DOCS_ENGINE_DOCS"
+"""The environment variable through which `catalog-docs build` and `catalog-docs watch` tell the engine they run
+(Zensical) which build folder to read as its docs folder (see site/zensical_guard.py)."""

@@ -4,7 +4,6 @@ with one line naming the label, the file and the key. Runs on copies of the fixt
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -47,14 +46,13 @@ def test_every_strict_build_refuses_a_draft_in_one_line(tmp_path: Path) -> None:
     lines = [ln for ln in (mkdocs.stdout + mkdocs.stderr).splitlines() if NEW in ln]
     assert lines and all(rel in ln and "draft: true" in ln for ln in lines), mkdocs.stdout + mkdocs.stderr
 
-    shutil.rmtree(project / "docs")
-    (project / "docs").mkdir()
-    render = subprocess.run([str(BIN / "catalog-docs"), "render", "--publish"], cwd=project, capture_output=True,
-                            text=True, env=copy_env(project), timeout=120)
-    assert render.returncode == 1, render.stdout + render.stderr
-    assert render.stderr.count("\n") == 1 and NEW in render.stderr
-    assert rel in render.stderr and "draft: true" in render.stderr
-    assert not any((project / "docs").iterdir()), "a refused render wrote pages"
+    for argv in (["render", "--publish", "--out", "pages"], ["build", "--publish", "--", "true"]):
+        render = subprocess.run([str(BIN / "catalog-docs"), *argv], cwd=project, capture_output=True,
+                                text=True, env=copy_env(project), timeout=120)
+        assert render.returncode == 1, render.stdout + render.stderr
+        assert render.stderr.count("\n") == 1 and NEW in render.stderr
+        assert rel in render.stderr and "draft: true" in render.stderr
+        assert not (project / "pages").exists() and not (project / "build").exists(), "a refused render wrote pages"
 
     # Checked: the line goes, and the strict build publishes the label.
     written.write_text(written.read_text(encoding="utf-8").replace("draft: true\n", ""), encoding="utf-8")

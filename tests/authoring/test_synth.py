@@ -10,7 +10,7 @@ import pytest
 from catalog_docs import cli
 from catalog_docs.authoring.synth import NO_PATH_EVERY, SynthSpec, synth_files, write_synth
 from catalog_docs.catalog.validate import load_catalog
-from catalog_docs.site.incremental import render_if_changed
+from catalog_docs.site.pages import site_files
 from catalog_docs.site.render import render_pages
 
 
@@ -68,28 +68,26 @@ def test_no_page_of_a_wide_catalogue_holds_more_than_one_table_page_of_rows(tmp_
             assert rows <= 250, path
 
 
-def test_second_render_of_an_unchanged_catalogue_reads_nothing_and_writes_nothing(tmp_path: Path) -> None:
-    catalog, docs = tmp_path / "catalog", tmp_path / "docs"
+def test_one_changed_value_changes_exactly_the_pages_that_show_it(tmp_path: Path) -> None:
+    catalog = tmp_path / "catalog"
     write_synth(SynthSpec(operations=30, versions=3, plans=2, seed=1), catalog)
-    first = render_if_changed(catalog, docs)
-    assert first is not None and first.written
-
-    assert render_if_changed(catalog, docs) is None
+    first = site_files(catalog)
+    assert site_files(catalog) == first
 
     version = sorted((catalog / "versions").glob("*.yaml"))[-1]
     text = version.read_text(encoding="utf-8")
     line = next(ln for ln in text.splitlines() if ln.strip().startswith("/") and ln.endswith(": close"))
     version.write_text(text.replace(line, line.replace(": close", ": unlimited"), 1), encoding="utf-8")
-    changed = render_if_changed(catalog, docs)
-    assert changed is not None
-    assert 0 < len(changed.written) < len(first.written) / 2
+    after = site_files(catalog)
+    changed = {rel for rel in after if after[rel] != first.get(rel)}
+    assert after.keys() == first.keys() and 0 < len(changed) < len(first) / 2
     slug = line.strip().split(":")[0][1:].replace("/", "-")
     before = text[: text.index(line)].splitlines()
     plan = next(ln.strip()[:-1] for ln in reversed(before) if ln.startswith("  ") and not ln.startswith("   "))
     label_slug = version.stem
     labels = [p.stem for p in sorted((catalog / "versions").glob("*.yaml"))]
     # Exactly the pages that show this value (or a count it changes), and the three downloads.
-    assert set(changed.written) == {
+    assert changed == {
         f"operations/{slug}.md", "operations/index.md", "matrix/index.md", f"versions/{label_slug}.md",
         f"plans/{plan.replace(' ', '-')}.md", f"compare/{labels[-2]}...{labels[-1]}.md", "compare/index.md",
         "downloads/catalog.json", "downloads/lock-matrix.csv", "downloads/openapi.yaml",
@@ -133,22 +131,3 @@ def test_synth_never_overwrites_a_real_catalogue(tmp_path: Path, capsys: pytest.
     write_synth(SynthSpec(operations=5, versions=3, plans=1), fake)
     write_synth(SynthSpec(operations=7, versions=2, plans=1, seed=2), fake)  # an earlier synthetic one: replaced
     assert len(load_catalog(fake).entries) == 7 and len(list((fake / "versions").glob("*.yaml"))) == 2
-
-
-def test_a_deleted_or_edited_generated_page_is_put_back_by_the_next_render(tmp_path: Path) -> None:
-    import os
-
-    catalog, docs = tmp_path / "catalog", tmp_path / "docs"
-    write_synth(SynthSpec(operations=20, versions=2, plans=2, seed=1), catalog)
-    assert render_if_changed(catalog, docs) is not None
-    page, other = docs / "matrix" / "index.md", docs / "legend.md"
-    original = other.read_text(encoding="utf-8")
-
-    page.unlink()
-    other.write_text(original + "hand edit\n", encoding="utf-8")
-    os.utime(other, ns=(0, 0))  # even with an old modification time, the size tells it apart
-    result = render_if_changed(catalog, docs)
-
-    assert result is not None and set(result.written) == {"matrix/index.md", "legend.md"}
-    assert page.is_file() and other.read_text(encoding="utf-8") == original
-    assert render_if_changed(catalog, docs) is None

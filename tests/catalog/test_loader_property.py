@@ -254,8 +254,8 @@ def test_a_path_that_passes_check_renders_into_a_file_it_names(name: str) -> Non
     """Names at the limits: `check` refuses the ones no common file system can hold; every name it accepts
     renders and writes (the longest generated name included), so the render never meets a bad name."""
     from catalog_docs.catalog.validate import file_name_problem
+    from catalog_docs.site.folders import render_out
     from catalog_docs.site.render import render_pages
-    from catalog_docs.site.write import write_output
 
     path = "/" + name
     with tempfile.TemporaryDirectory() as tmp:
@@ -278,7 +278,7 @@ def test_a_path_that_passes_check_renders_into_a_file_it_names(name: str) -> Non
         assert file_name_problem(slug) is None
         assert len((slug + ".html").encode()) <= 255
         docs = Path(tmp) / "docs"
-        write_output(render_pages(loaded), docs)
+        render_out(render_pages(loaded), docs)
         assert (docs / "operations" / f"{slug}.md").is_file()
         (docs / "operations" / slug).mkdir()  # the folder the built site makes for the page
         (docs / "operations" / slug / "index.html").write_text("x", encoding="utf-8")

@@ -67,11 +67,12 @@ def test_every_command_works_from_a_folder_whose_catalog_is_code(capsys: pytest.
     assert (project / "catalog/versions/FAKE-9.0-x.yaml").is_file()
     code, out, err = run(capsys, "check")
     assert code == 0 and f"draft: version label 'FAKE 9.0-x' ({up}catalog/versions/FAKE-9.0-x.yaml)" in out, err
-    code, out, err = run(capsys, "render")
-    assert code == 0 and (project / "docs/versions/FAKE-2.0.md").is_file(), err
-    assert not (project / where / "docs").exists()
+    code, out, err = run(capsys, "render", "--out", "rendered")
+    assert code == 0 and (project / where / "rendered/versions/FAKE-2.0.md").is_file(), err
+    assert not (project / "docs").exists()
+    (project / "build/catalog-docs/build-0").mkdir(parents=True)
     code, out, err = run(capsys, "clean")
-    assert code == 0 and not (project / "docs/versions").exists(), err
+    assert code == 0 and not (project / "build/catalog-docs").exists() and (project / "build").is_dir(), err
     assert sorted(p.name for p in (project / "scripts/catalog_docs/catalog").iterdir()) == ["__init__.py", "load.py"]
 
 
@@ -107,7 +108,8 @@ def test_errors_name_files_from_the_current_folder(capsys: pytest.CaptureFixture
              "scripts/catalog_docs/site": "../../../catalog/versions/FAKE-2.0.yaml",
              "catalog/versions": "FAKE-2.0.yaml"}[where]
     assert Path(shown).resolve() == version.resolve()  # the path opens the file from here
-    for argv in (["check"], ["render"], ["export", "--format", "csv"], ["diff", "FAKE 1.0", "FAKE 2.0"]):
+    for argv in (["check"], ["render", "--out", "rendered"], ["build"], ["export", "--format", "csv"],
+                 ["diff", "FAKE 1.0", "FAKE 2.0"]):
         code, out, err = run(capsys, *argv)
         assert code == 1 and out == "", argv
         assert err.startswith(f"{shown}:") and "expected a source section" in err, (argv, err)

@@ -24,8 +24,7 @@ from catalog_docs.catalog.schema_fast import ecma_regex
 from catalog_docs.catalog.validate import MAX_NAME_BYTES, file_name_problem, load_catalog
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid, Problem
 from catalog_docs.escape import for_terminal
-from catalog_docs.site import incremental
-from catalog_docs.site.incremental import render_if_changed
+from catalog_docs.site.pages import site_files
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixture-catalog"
 
@@ -165,24 +164,22 @@ def test_a_link_to_a_file_outside_is_refused_without_reading_it(catalog: Path, t
     assert any("found a symbolic link to" in p and "outside it" in p for p in problems), problems
 
 
-def test_a_fifo_does_not_hang_check_or_the_fingerprint(catalog: Path, tmp_path: Path) -> None:
+def test_a_fifo_does_not_hang_check_or_the_render(catalog: Path) -> None:
     (catalog / "versions" / "FAKE-1.1.yaml").unlink()
     os.mkfifo(catalog / "versions" / "FAKE-1.1.yaml")
     started = time.monotonic()
     with pytest.raises(CatalogInvalid) as info:
-        render_if_changed(catalog, tmp_path / "docs")
+        site_files(catalog)
     assert time.monotonic() - started < 30
     assert "found a named pipe (FIFO)" in info.value.report()
 
 
-# --- the render fingerprint ---------------------------------------------------------------------------------
+# --- the preview's render ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("broken", ["dangling link", "fifo", "extra yml", "folder"])
-def test_a_broken_entry_is_never_nothing_changed(catalog: Path, tmp_path: Path, broken: str) -> None:
-    docs = tmp_path / "docs"
-    assert render_if_changed(catalog, docs) is not None
-    assert render_if_changed(catalog, docs) is None
+def test_a_broken_entry_is_never_taken_from_the_last_render(catalog: Path, broken: str) -> None:
+    site_files(catalog, reuse=True)
     target = catalog / "versions" / "FAKE-3.0.yaml"
     if broken == "dangling link":
         target.symlink_to("missing.yaml")
@@ -193,44 +190,32 @@ def test_a_broken_entry_is_never_nothing_changed(catalog: Path, tmp_path: Path, 
     else:
         target.mkdir()
     with pytest.raises(CatalogInvalid):
-        render_if_changed(catalog, docs)
+        site_files(catalog, reuse=True)
     with pytest.raises(CatalogInvalid):
         load_catalog(catalog)
 
 
-def test_files_the_loader_does_not_read_do_not_change_the_fingerprint(catalog: Path) -> None:
-    before = incremental.input_fingerprint(catalog)
-    (catalog / "NOTES.md").write_text("# notes\n", encoding="utf-8")
-    (catalog / "versions" / ".FAKE-1.1.yaml.swp").write_bytes(b"x")
-    assert incremental.input_fingerprint(catalog) == before
-    (catalog / "versions" / "FAKE-1.1.yaml").write_text(
-        (catalog / "versions" / "FAKE-1.1.yaml").read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
-    assert incremental.input_fingerprint(catalog) != before
-
-
-def test_a_folder_that_is_no_catalogue_is_not_walked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_folder_that_is_no_catalogue_is_one_error(tmp_path: Path) -> None:
     tree = tmp_path / "share"
     for i in range(50):
         (tree / f"pkg{i}" / "doc").mkdir(parents=True)
         (tree / f"pkg{i}" / "doc" / "README").write_text("x", encoding="utf-8")
-    monkeypatch.setattr(incremental, "input_fingerprint", lambda *_: pytest.fail("hashed a folder with no catalogue"))
     with pytest.raises(CatalogInvalid) as info:
-        render_if_changed(tree, tmp_path / "docs")
+        site_files(tree)
     assert "expected the file service.yaml, found no such file" in info.value.report()
-    assert not (tmp_path / "docs").exists() or not any((tmp_path / "docs").iterdir())
 
 
 # --- names at the limit ---------------------------------------------------------------------------------------
 
 
 def test_the_longest_accepted_path_renders(catalog: Path, tmp_path: Path) -> None:
-    from catalog_docs.site.render import render
+    from catalog_docs.site.folders import render_out
 
     longest = "x" * (MAX_NAME_BYTES - len(".html"))
     assert file_name_problem(longest) is None and file_name_problem(longest + "x") is not None
     for f in [catalog / "listing.yaml", *sorted((catalog / "versions").glob("*.yaml"))]:
         f.write_text(f.read_text(encoding="utf-8").replace("/fakeWidgetCreate", "/" + longest), encoding="utf-8")
-    render(load_catalog(catalog), tmp_path / "docs")
+    render_out(site_files(catalog), tmp_path / "docs")
     assert (tmp_path / "docs" / "operations" / f"{longest}.md").is_file()
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.devtools.bench import (
+    RENDERED,
     Report,
     bench_baseline,
     bench_control,
@@ -18,7 +19,8 @@ from catalog_docs.devtools.bench import (
     make_project,
 )
 from catalog_docs.devtools.bench import main as bench_main
-from catalog_docs.site.render import render_pages, write_output
+from catalog_docs.site.folders import render_out
+from catalog_docs.site.render import render_pages
 from fixture_facts import FIXTURE_CATALOG
 
 
@@ -27,18 +29,19 @@ def _rendered_project(tmp_path: Path) -> Path:
     make_project(project, None)
     shutil.rmtree(project / "catalog")
     shutil.copytree(FIXTURE_CATALOG, project / "catalog")
-    write_output(render_pages(load_catalog(project / "catalog")), project / "docs")
+    render_out(render_pages(load_catalog(project / "catalog")), project / RENDERED, replace=True)
     return project
 
 
 def test_control_pages_sit_at_our_page_paths_and_hold_plain_prose(tmp_path: Path) -> None:
     project = _rendered_project(tmp_path)
-    ours = sorted(p.relative_to(project / "docs") for p in (project / "docs").rglob("*.md"))
+    ours = sorted(p.relative_to(project / RENDERED) for p in (project / RENDERED).rglob("*.md"))
     count = make_control_project(project, tmp_path / "control")
-    theirs = sorted(p.relative_to(tmp_path / "control" / "docs") for p in (tmp_path / "control" / "docs").rglob("*.md"))
+    control = tmp_path / "control" / RENDERED
+    theirs = sorted(p.relative_to(control) for p in control.rglob("*.md"))
     assert count == len(ours) == len(theirs) and ours == theirs
     for rel in theirs:
-        text = (tmp_path / "control" / "docs" / rel).read_text(encoding="utf-8")
+        text = (control / rel).read_text(encoding="utf-8")
         assert text.startswith(f"# {rel.with_suffix('').as_posix()}\n")
         assert "|" not in text and "<" not in text  # no table, no HTML: a plain page
         assert text.count("\n## ") == 3

@@ -55,24 +55,26 @@ def test_every_command_finds_the_catalogue_from_any_folder(capsys: pytest.Captur
     assert code == 0 and [v["label"] for v in json.loads(out)["versions"]] == ["FAKE 1.0", "FAKE 2.0", "FAKE 3.0"]
     code, out, err = run(capsys, "diff", "FAKE 1.0", "FAKE 2.0", "--exit-code")
     assert code == 1 and out.startswith("FAKE 1.0 -> FAKE 2.0"), err
-    code, out, err = run(capsys, "render")
+    code, out, err = run(capsys, "render", "--out", "rendered")
     assert code == 0, err
-    assert (project / "docs" / "versions" / "FAKE-2.0.md").is_file()
-    assert not (project / where / "docs").exists() or where == "."
+    assert (project / where / "rendered" / "versions" / "FAKE-2.0.md").is_file()
+    assert not (project / "docs").exists()
+    (project / "site").mkdir()
     code, out, err = run(capsys, "clean")
-    assert code == 0 and not (project / "docs" / "versions").exists(), err
+    assert code == 0 and not (project / "site").exists(), err
+    assert (project / where / "rendered" / "versions" / "FAKE-2.0.md").is_file()  # not the tool's build folder
 
 
-def test_render_of_a_named_catalogue_writes_beside_it_not_into_this_project(
+def test_render_of_a_named_catalogue_writes_where_it_is_told(
         capsys: pytest.CaptureFixture[str], project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     other = tmp_path / "other"
     write_catalog(other / "catalog", FAKE_SPECS["relisted"])
     monkeypatch.chdir(project / "notes")
-    code, out, err = run(capsys, "render", "--catalog", "../../other/catalog")
+    code, out, err = run(capsys, "render", "--catalog", "../../other/catalog", "--out", "pages")
     assert code == 0, err
-    assert out.startswith(f"rendered into {Path('..', '..', 'other', 'docs')}:"), out
-    assert (other / "docs" / "index.md").is_file()
-    assert not (project / "docs").exists() and not (project / "notes" / "docs").exists()
+    assert out.startswith("rendered ") and out.rstrip().endswith("into pages"), out
+    assert (project / "notes" / "pages" / "index.md").is_file()
+    assert not (project / "docs").exists() and not (other / "docs").exists()
 
 
 def test_the_console_script_from_a_sub_folder(project: Path) -> None:
@@ -81,8 +83,8 @@ def test_the_console_script_from_a_sub_folder(project: Path) -> None:
     assert result.returncode == 0 and "3 version labels" in result.stdout, result.stderr
 
 
-@pytest.mark.parametrize("argv", [["check"], ["render"], ["export", "--format", "csv"], ["diff", "A", "B"],
-                                  ["new-label", "FAKE 9", "--from", "FAKE 1.0"]])
+@pytest.mark.parametrize("argv", [["check"], ["render", "--out", "x"], ["export", "--format", "csv"],
+                                  ["diff", "A", "B"], ["new-label", "FAKE 9", "--from", "FAKE 1.0"], ["build"]])
 def test_outside_any_project_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
     monkeypatch.chdir(tmp_path)
@@ -98,8 +100,8 @@ def test_a_named_catalogue_that_is_missing(capsys: pytest.CaptureFixture[str], t
 
 # --- exit codes ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("argv", [["check"], ["render"], ["export", "--format", "json"],
-                                  ["diff", "FAKE 1.0", "FAKE 2.0", "--exit-code"],
+@pytest.mark.parametrize("argv", [["check"], ["render", "--out", "rendered"], ["build"],
+                                  ["export", "--format", "json"], ["diff", "FAKE 1.0", "FAKE 2.0", "--exit-code"],
                                   ["new-label", "FAKE 9", "--from", "FAKE 1.0"]])
 def test_an_invalid_catalogue_exits_1_in_every_command(capsys: pytest.CaptureFixture[str], project: Path,
                                                        monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
@@ -127,7 +129,8 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], project: Path) 
 SERVER = [sys.executable, "-c", "pass"]
 COMMANDS = {
     "check": (["check"], 1, ["check", "--catalog", "no-such-folder"]),
-    "render": (["render"], 1, ["render", "--out", "blocker/docs"]),
+    "render": (["render", "--out", "rendered"], 1, ["render", "--out", "blocker/docs"]),
+    "build": (["build", "--", *SERVER], 1, ["build", "--catalog", "no-such-folder", "--", *SERVER]),
     "watch": (["watch", "--", *SERVER], 0, ["watch", "--catalog", "no-such-folder", "--", *SERVER]),
     "clean": (["clean"], 0, ["clean", "--out", "blocker/docs"]),
     "diff": (["diff", "FAKE 1.0", "FAKE 2.0"], 1, ["diff", "NOPE", "FAKE 1.0"]),
@@ -203,11 +206,11 @@ def test_check_and_render_agree_on_an_unreadable_file() -> None:
             path.chmod(0o777 if path.is_dir() else 0o644)
         (root / "catalog" / "listing.yaml").chmod(0)
         check = unprivileged(["check"], root)
-        render = unprivileged(["render"], root)
+        render = unprivileged(["render", "--out", "rendered"], root)
         assert (check.returncode, render.returncode) == (1, 1), (check.stderr, render.stderr)
         assert check.stderr == render.stderr
         assert check.stderr.startswith("catalog/listing.yaml:1:1: (file): expected a readable file, found ")
-        assert not (root / "docs").exists()
+        assert not (root / "rendered").exists()
     finally:
         shutil.rmtree(root)
 
@@ -262,7 +265,8 @@ def test_every_command_has_a_description_and_the_exit_codes() -> None:
     assert "exit codes (the same for every command):" in top and "catalog/" in top
     group = cli.sub_commands(parser)
     listed = {choice.dest for choice in group._choices_actions}
-    assert listed == set(group.choices) == {"check", "render", "watch", "clean", "new-label", "diff", "export", "synth"}
+    assert listed == set(group.choices) == {"check", "render", "build", "watch", "clean", "new-label", "diff", "export",
+                                                         "synth"}
     for name, sub in group.choices.items():
         assert sub.description and len(sub.description) > 40, name
         assert all(choice.help for choice in group._choices_actions), name

@@ -44,21 +44,25 @@ def test_clean_works_on_a_fresh_clone(tmp_path: Path) -> None:
     assert not (project / ".venv").exists(), "clean must not install anything"
 
 
-def test_clean_removes_generated_pages_and_keeps_hand_written_ones(tmp_path: Path) -> None:
+def test_clean_removes_the_site_and_build_folders_and_never_touches_docs(tmp_path: Path) -> None:
     project = clone(tmp_path)
-    borrow_venv(project)
-    (project / "docs").mkdir(exist_ok=True)
     (project / "docs" / "about.md").write_text("# About\n", encoding="utf-8")
-    subprocess.run([str(project / ".venv" / "bin" / "catalog-docs"), "render"], cwd=project, check=True,
-                   capture_output=True)
     (project / "site").mkdir()
-    assert (project / "docs" / "operations" / "index.md").is_file()
+    (project / "build" / "catalog-docs" / "build-0").mkdir(parents=True)
+    (project / "build" / "comment.md").write_text("mine\n", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep\n", encoding="utf-8")
+    (project / "site" / "linked").symlink_to(outside)
+    docs_before = {p.relative_to(project).as_posix(): p.read_bytes() for p in (project / "docs").rglob("*")}
     result = make(project, "clean")
     assert result.returncode == 0, result.stderr
-    left = sorted(p.name for p in (project / "docs").iterdir() if p.name != ".catalog-docs-manifest.json")
+    assert not (project / "site").exists() and not (project / "build" / "catalog-docs").exists()
+    assert (project / "build" / "comment.md").read_text(encoding="utf-8") == "mine\n"
+    assert (outside / "keep.txt").read_text(encoding="utf-8") == "keep\n"  # a link is removed, not followed
+    assert {p.relative_to(project).as_posix(): p.read_bytes() for p in (project / "docs").rglob("*")} == docs_before
     hand_written = {rel.split("/", 1)[0] for rel in tracked_docs()}  # docs/README.md, the repository's own
-    assert left == sorted({"about.md", *hand_written})
-    assert not (project / "site").exists()
+    assert sorted(p.name for p in (project / "docs").iterdir()) == sorted({"about.md", *hand_written})
 
 
 def test_a_busy_port_is_one_line_naming_port(tmp_path: Path) -> None:

@@ -91,10 +91,11 @@ def test_an_installed_wheel_checks_renders_and_diffs_a_catalogue_anywhere(wheel:
     assert check.returncode == 0, check.stdout + check.stderr
     assert f"{ff.LISTING_SIZE} listing entries" in check.stdout
 
-    render = subprocess.run([exe, "render"], cwd=elsewhere, capture_output=True, text=True, timeout=300, env=env)
+    render = subprocess.run([exe, "render", "--out", "pages"], cwd=elsewhere, capture_output=True, text=True,
+                            timeout=300, env=env)
     assert render.returncode == 0, render.stdout + render.stderr
-    assert (elsewhere / "docs" / "index.md").is_file()
-    assert (elsewhere / "docs" / "downloads" / "catalog.schema.json").is_file()
+    assert (elsewhere / "pages" / "index.md").is_file()
+    assert (elsewhere / "pages" / "downloads" / "catalog.schema.json").is_file()
 
     first, second = ff.LABELS[0], ff.LABELS[1]
     diff = subprocess.run([exe, "diff", first, second, "--format", "json"], cwd=elsewhere, capture_output=True,

@@ -30,7 +30,7 @@ from catalog_docs.compare.formats import summary_rows
 from catalog_docs.site import history as history_module
 from catalog_docs.site.feed import ChangelogEntry, atom_feed
 from catalog_docs.site.history import Added, BuildTime, LabelHistory, label_history, parse_log
-from catalog_docs.site.incremental import clear_reuse, render_if_changed
+from catalog_docs.site.pages import clear_reuse, site_files
 from fixture_facts import FIXTURE_CATALOG
 from htmltree import parse_file
 
@@ -78,8 +78,8 @@ def repo(tmp_path: Path) -> Path:
     return root
 
 
-def _feed(docs: Path) -> feedparser.FeedParserDict:
-    parsed = feedparser.parse((docs / "feed.xml").read_bytes())
+def _feed(files: dict[str, str]) -> feedparser.FeedParserDict:
+    parsed = feedparser.parse(files["feed.xml"].encode("utf-8"))
     assert not parsed.bozo, parsed.get("bozo_exception")
     return parsed
 
@@ -90,9 +90,8 @@ def _utc(text: str) -> str:
 
 def test_each_label_is_dated_by_the_commit_that_added_its_file(repo: Path, tmp_path: Path) -> None:
     labels = _labels()
-    docs = tmp_path / "docs"
-    render_if_changed(repo / "catalog", docs)
-    page = (docs / "changelog" / "index.md").read_text(encoding="utf-8")
+    docs = site_files(repo / "catalog", reuse=True)
+    page = docs["changelog/index.md"]
     feed = _feed(docs)
     # Newest first, one entry per label.
     assert [e.title for e in feed.entries] == [f"Version label {label}" for label in reversed(labels)]
@@ -107,22 +106,20 @@ def test_each_label_is_dated_by_the_commit_that_added_its_file(repo: Path, tmp_p
     assert page.count("Not committed yet, so it has no date of addition") == len(labels) - 2
     assert "the build's `SOURCE_DATE_EPOCH`, 2023&#45;11&#45;14 22&#58;13&#58;20 UTC" in page
 
-    # Committing the rest is an input of the render: the next render is not skipped, and dates them.
+    # Committing the rest is an input of the render: the next render (reusing what it can) dates them.
     _git(repo, "add", "catalog")
     _git(repo, "commit", "-q", "-m", "the rest", date=THIRD)
-    assert render_if_changed(repo / "catalog", docs) is not None
+    docs = site_files(repo / "catalog", reuse=True)
     dates = {e.title.removeprefix("Version label "): e.updated for e in _feed(docs).entries}
     assert all(dates[label] == _utc(THIRD) for label in labels[2:])
     assert _feed(docs).feed.updated == _utc(THIRD)
-    assert render_if_changed(repo / "catalog", docs) is None  # and nothing changed since
 
 
 def test_entry_content_is_the_summary_of_changes_the_comparison_pages_use(repo: Path, tmp_path: Path) -> None:
     catalog = load_catalog(FIXTURE_CATALOG)
-    docs = tmp_path / "docs"
-    render_if_changed(repo / "catalog", docs)
+    docs = site_files(repo / "catalog", reuse=True)
     entries = {e.title.removeprefix("Version label "): e for e in _feed(docs).entries}
-    page = (docs / "changelog" / "index.md").read_text(encoding="utf-8")
+    page = docs["changelog/index.md"]
     for a, b in consecutive_pairs(catalog):
         content = entries[b.label].content[0].value
         items = etree.fromstring(f"<div>{content}</div>", etree.HTMLParser()).iter("li")
@@ -145,9 +142,8 @@ def test_entry_content_is_the_summary_of_changes_the_comparison_pages_use(repo: 
 
 def test_without_git_history_the_page_says_so_and_the_feed_uses_the_build_date(tmp_path: Path) -> None:
     shutil.copytree(FIXTURE_CATALOG, tmp_path / "catalog")
-    docs = tmp_path / "docs"
-    render_if_changed(tmp_path / "catalog", docs)
-    page = (docs / "changelog" / "index.md").read_text(encoding="utf-8")
+    docs = site_files(tmp_path / "catalog", reuse=True)
+    page = docs["changelog/index.md"]
     assert "this copy of the catalogue has no git history, so when each label was added" in " ".join(page.split())
     assert "Added to this catalogue" not in page and "Not committed" not in page
     build = datetime.fromtimestamp(EPOCH, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -174,9 +170,8 @@ def test_a_shallow_clone_dates_its_oldest_commit_as_an_upper_bound(repo: Path, t
     assert found.repository and found.shallow
     # Its one commit holds every file, so every label is dated by it, as "by" that date: no older commit is here.
     assert {a.known for a in found.added.values()} == {"boundary"} and len(found.added) == len(_labels())
-    docs = tmp_path / "docs"
-    render_if_changed(clone / "catalog", docs)
-    page = (docs / "changelog" / "index.md").read_text(encoding="utf-8")
+    docs = site_files(clone / "catalog", reuse=True)
+    page = docs["changelog/index.md"]
     assert "This clone&#39;s history is shallow" in page or "This clone's history is shallow" in page
     assert page.count("and the label may be older") == len(_labels())
 
@@ -335,7 +330,6 @@ def test_a_repository_without_a_commit_has_every_label_not_committed(tmp_path: P
     _git(tmp_path, "init", "-q")
     found = label_history(tmp_path / "catalog")
     assert found.repository and not found.added and not found.shallow
-    docs = tmp_path / "docs"
-    render_if_changed(tmp_path / "catalog", docs)
-    page = (docs / "changelog" / "index.md").read_text(encoding="utf-8")
+    docs = site_files(tmp_path / "catalog", reuse=True)
+    page = docs["changelog/index.md"]
     assert page.count("Not committed yet, so it has no date of addition") == len(_labels())

@@ -3,8 +3,9 @@ each) builds the same site from the same catalogue, and each one's preview re-re
 open page and shows a broken catalogue's errors there.
 
 The commands are the Makefile's own (read with `make -n`), run in a copy of the project: ProperDocs runs our
-hook as mkdocs does; Zensical runs no hooks, so `catalog-docs render` writes its pages before a build and
-`catalog-docs watch` re-renders beside its server. All build the fixture catalogue (tests/fixture-catalog/).
+plugin as mkdocs does; Zensical runs no plugins, so `catalog-docs build` renders into a build folder of its own
+for each build and `catalog-docs watch` keeps one up to date beside its server. All build the fixture catalogue
+(tests/fixture-catalog/), and none writes into docs/.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def engine_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
                               env=copy_env(project), timeout=600)
         assert done.returncode == 0, f"{line}\n{done.stdout}{done.stderr}"
         assert "WARNING" not in done.stdout + done.stderr, f"{line}\n{done.stdout}{done.stderr}"
+    assert sorted(p.name for p in (project / "docs").iterdir()) == ["README.md"]
     return engine, project / "site"
 
 
@@ -142,7 +144,7 @@ def serving(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Pa
     assert any(engine in line for line in lines), lines
     log = tmp_path / "serve.log"
     with log.open("w", encoding="utf-8") as out:
-        for line in lines[:-1]:  # the port check and mkdir
+        for line in lines[:-1]:  # the port check
             subprocess.run(line, shell=True, cwd=project, check=True, env=copy_env(project), stdout=out, stderr=out)
         proc = subprocess.Popen(shlex.split(lines[-1]), cwd=project, env=copy_env(project), stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)
@@ -185,6 +187,7 @@ def test_every_engine_previews_an_edit_and_a_broken_catalogue(serving: tuple[Pat
     # Fixed: the banner goes.
     path.write_text(good, encoding="utf-8")
     _wait_for(page, lambda t: "FAKE 1.1" in t and 'id="catalog-docs-errors"' not in t, "the banner's removal", log)
+    assert sorted(p.name for p in (project / "docs").iterdir()) == ["README.md"], "the preview wrote into docs/"
 
 
 def test_every_engine_links_the_changelog_feed_from_every_page(engine_site: tuple[str, Path]) -> None:

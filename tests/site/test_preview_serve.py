@@ -178,8 +178,8 @@ def _set_value(project: Path, key: str, old: str, new: str) -> None:
 
 @pytest.mark.browser
 def test_one_save_rebuilds_once_and_reloads_the_open_page_once(chromium: Browser, served: Served) -> None:
-    """The render writes pages into docs/, which the server also watches: those writes must not start a
-    second rebuild (and a second reload, which loses the reader's scroll position)."""
+    """The pages are rendered in memory, so the one save starts one rebuild and one reload (a second reload
+    would lose the reader's scroll position), and nothing appears in docs/."""
     visit = new_visit(chromium, served.base)
     page = visit.page
     # Every document load of this tab counts itself (an init script runs before each page's own scripts).
@@ -199,12 +199,13 @@ def test_one_save_rebuilds_once_and_reloads_the_open_page_once(chromium: Browser
     assert "nothing changed since the last render" not in log, log
     page.wait_for_load_state("load")
     assert page.evaluate("sessionStorage.loads") == "2"  # the first load, then one reload
+    assert sorted(p.name for p in (served.project / "docs").iterdir()) == ["README.md"]
     visit.context.close()
 
 
 @pytest.mark.browser
 def test_a_hand_written_page_in_docs_still_reloads(chromium: Browser, served: Served) -> None:
-    """Only the render's own writes are ignored: a person's edit under docs/ rebuilds as before."""
+    """A person's page added under docs/ rebuilds and is served beside the generated pages."""
     before = served.log.read_text(encoding="utf-8")
     (served.project / "docs" / "notes.md").write_text("# Fake notes\n\nHand-written.\n", encoding="utf-8")
     deadline = time.monotonic() + 60

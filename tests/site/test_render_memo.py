@@ -1,7 +1,7 @@
 """The preview loop's reuse (render.PageMemo, validate.LoadCache) never shows a stale page: after any edit, the
 files a warm render returns are exactly those of a fresh, cold render of the edited catalogue, file for file.
 
-The warm side is what `mkdocs serve` runs after each save (incremental.render_if_changed): the catalogue loaded
+The warm side is what `mkdocs serve` runs after each save (pages.site_files with reuse): the catalogue loaded
 through a LoadCache that saw the files before the edit, and rendered with the PageMemo of the render before.
 """
 
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from catalog_docs.authoring.synth import SynthSpec, synth_files
 from catalog_docs.catalog.validate import LoadCache, load_catalog
-from catalog_docs.site import incremental
+from catalog_docs.site import pages
 from catalog_docs.site.render import PageMemo, render_pages
 from catalog_edits import Docs, edited, read_docs, write_docs
 from fixture_facts import FIXTURE_CATALOG
@@ -136,59 +136,21 @@ def test_random_edits_render_as_fresh(data: st.DataObject) -> None:
         _same_as_cold(_FOLDER, _MEMO, _CACHE)
 
 
-def test_render_if_changed_reuses_across_calls_and_starts_afresh_when_the_code_changes(
+def test_site_files_reuses_across_calls_and_starts_afresh_when_the_code_changes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = _synth(tmp_path, 60)
-    docs = tmp_path / "docs"
-    incremental.clear_reuse()
-    assert incremental.render_if_changed(folder, docs) is not None
-    memo = incremental._reuse.pages
+    pages.clear_reuse()
+    first = pages.site_files(folder, reuse=True)
+    memo = pages._reuse.pages
     _flip_one_value(folder, 0, 3)
-    result = incremental.render_if_changed(folder, docs)
-    assert result is not None and 0 < len(result.written) < 20
-    assert incremental._reuse.pages is memo and memo.reused > 0
-    monkeypatch.setattr(incremental, "code_digest", lambda: b"other code")
+    second = pages.site_files(folder, reuse=True)
+    assert pages._reuse.pages is memo and 0 < memo.produced < memo.reused
+    assert second != first and second == pages.site_files(folder)
+    monkeypatch.setattr(pages, "code_digest", lambda: b"other code")
     _flip_one_value(folder, 0, 3)
-    incremental.render_if_changed(folder, docs)
-    assert incremental._reuse.pages is not memo and incremental._reuse.pages.reused == 0
-    incremental.clear_reuse()
-
-
-def test_a_new_preview_process_takes_the_rendered_pages_into_the_memo(tmp_path: Path) -> None:
-    """`mkdocs serve` on pages rendered before: the start-up render is skipped (fingerprint), but with keep_warm
-    the pages on disk go into the memo, so the first edit renders only what it touches, and as fresh."""
-    folder = _synth(tmp_path, 300)
-    docs = tmp_path / "docs"
-    incremental.render_if_changed(folder, docs)
-    incremental.clear_reuse()  # as a new process
-    assert incremental.render_if_changed(folder, docs, keep_warm=True) is None
-    memo = incremental._reuse.pages
-    assert len(memo.pages) > 300
-    (docs / "operations" / "index.md").write_text("hand-damaged", encoding="utf-8")  # not what the manifest says
-    incremental.clear_reuse()
-    assert incremental.render_if_changed(folder, docs, keep_warm=True) is not None  # the damage is seen: a render
-    incremental.clear_reuse()
-    assert incremental.render_if_changed(folder, docs, keep_warm=True) is None
-    memo = incremental._reuse.pages
-    _flip_one_value(folder, -1, 5)
-    result = incremental.render_if_changed(folder, docs, keep_warm=True)
-    assert result is not None and memo.produced < 40 and memo.reused > 300
-    cold = render_pages(load_catalog(folder), workers=1)
-    assert {p: (docs / p).read_text(encoding="utf-8") for p in cold} == cold
-    incremental.clear_reuse()
-
-
-def test_a_page_whose_bytes_differ_from_the_manifest_is_not_taken_into_the_memo(tmp_path: Path) -> None:
-    folder = _synth(tmp_path, 60)
-    docs = tmp_path / "docs"
-    incremental.render_if_changed(folder, docs)
-    catalog = load_catalog(folder)
-    from catalog_docs.site.render import remember_pages
-
-    memo = PageMemo()
-    held = remember_pages(catalog, memo, lambda path, key: None if path == "legend.md" else "stale text")
-    assert "legend.md" not in memo.pages and held == len(memo.pages) > 0
-    incremental.clear_reuse()
+    pages.site_files(folder, reuse=True)
+    assert pages._reuse.pages is not memo and pages._reuse.pages.reused == 0
+    pages.clear_reuse()
 
 
 def test_catalog_json_from_parts_is_the_whole_text(tmp_path: Path) -> None:
@@ -211,24 +173,17 @@ def test_catalog_json_from_parts_is_the_whole_text(tmp_path: Path) -> None:
         assert _catalog_json(catalog, memo, _Digests(catalog, True)) == to_json(catalog_data(catalog)), edit
 
 
-@pytest.mark.parametrize("start", ["render in one process", "render in two processes", "pages on disk"])
+@pytest.mark.parametrize("start", ["render in one process", "render in two processes"])
 def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                          start: str) -> None:
-    """After a keyed render, wherever its downloads were produced (this process, the forked child), or after a
-    preview start that took the pages on disk, the memo holds each label's part of catalog.json and each path
-    item of openapi.yaml: one edited value then builds the document's head and one path item, not all."""
+    """After a keyed render, wherever its downloads were produced (this process, the forked child), the memo
+    holds each label's part of catalog.json and each path item of openapi.yaml: one edited value then builds the
+    document's head and one path item, not all."""
     from catalog_docs.site import render as render_module
 
     folder = _synth(tmp_path, 300)
     memo, cache = PageMemo(), LoadCache()
-    if start == "pages on disk":
-        docs = tmp_path / "docs"
-        incremental.render_if_changed(folder, docs)
-        incremental.clear_reuse()
-        assert incremental.render_if_changed(folder, docs, keep_warm=True) is None
-        memo, cache = incremental._reuse.pages, incremental._reuse.load
-    else:
-        render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1 if "one" in start else 2)
+    render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1 if "one" in start else 2)
     catalog = load_catalog(folder)
     assert len(memo.json_versions) == len(catalog.versions)
     assert len(memo.openapi_paths) == sum(e.path is not None for e in catalog.entries)
@@ -238,4 +193,3 @@ def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, monkeypa
     monkeypatch.setattr(render_module, "to_yaml_plain", lambda *a, **k: made.append(a) or real(*a, **k))
     _same_as_cold(folder, memo, cache)
     assert len(made) == 2, "the head and the edited entry's path item"
-    incremental.clear_reuse()

@@ -1,13 +1,13 @@
-"""Render safety: catalogue text never becomes markup; a failing render changes nothing; the writer owns
-its output and nothing else.
+"""Render safety: catalogue text never becomes markup; a failing render changes nothing; hand-written pages are
+built beside the generated ones, and one at a generated URL stops the build naming both.
 
 (a) A copy of the real catalogue with HTML, Markdown and Jinja syntax in every free-text field the schemas
     allow (service name and summary, area names, not-shown topics and details, plan table titles and value
     columns) builds strictly, and in the built HTML none of it is live.
-(b) A catalogue with an error stops `catalog-docs render` and `mkdocs build` (its hook) before anything is
-    written: docs/ and site/ stay byte for byte as they were.
-(c) The writer never overwrites or deletes a hand-written file, removes only its own stale files, rewrites
-    only changed files, and a second render writes nothing.
+(b) A catalogue with an error stops `catalog-docs render --out` and `mkdocs build` (its plugin) before anything
+    is written: docs/ and site/ stay byte for byte as they were, and no --out folder appears.
+(c) docs/ holds only hand-written files, and every build leaves it as it was: they are built and linked as any
+    page; one at a URL the catalogue generates is an error that names both files, and nothing is built.
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ import pytest
 
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.layout import MANIFEST
-from catalog_docs.site.render import render, render_pages
-from catalog_docs.site.write import write_output
+from catalog_docs.site.handwritten import refuse_collisions
+from catalog_docs.site.pages import site_files
 from fixture_facts import FIXTURE_CATALOG
 from htmltree import Node, parse, table_rows
 from sitebuild import BIN, ROOT, build, copy_project
@@ -213,143 +212,87 @@ def snapshot_tree(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def built_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    project = copy_project(tmp_path_factory.mktemp("failing-render"))
+    project = copy_project(tmp_path_factory.mktemp("failing-render"), catalog=FIXTURE_CATALOG)
     result = build(project)
     assert result.returncode == 0, result.stderr
     return project
 
 
 def _break_catalogue(project: Path) -> None:
-    version = project / "catalog" / "versions" / "UPI_N-1.1.0.yaml"
+    version = project / "catalog" / "versions" / "FAKE-1.1.yaml"
     text = version.read_text(encoding="utf-8")
-    version.write_text(text.replace("/transactionStatusQuery: close", "/transactionStatusQuery: closed"),
-                       encoding="utf-8")
+    version.write_text(text.replace("/fakeWidgetList: close", "/fakeWidgetList: closed"), encoding="utf-8")
     listing = project / "catalog" / "listing.yaml"
-    listing.write_text(listing.read_text(encoding="utf-8").replace("path: /getAccList", "path: /getAccList ?"),
+    listing.write_text(listing.read_text(encoding="utf-8").replace("path: /fakeWidgetList", "path: /fakeWidgetList ?"),
                        encoding="utf-8")
 
 
 @pytest.mark.site
-@pytest.mark.parametrize("command", ["catalog-docs render", "mkdocs build"])
+@pytest.mark.parametrize("command", ["catalog-docs render --out", "mkdocs build"])
 def test_a_catalogue_with_errors_leaves_docs_and_site_as_they_were(built_project: Path, tmp_path: Path,
                                                                    command: str) -> None:
     project = tmp_path / "project"
     shutil.copytree(built_project, project)
     docs_before, site_before = snapshot_tree(project / "docs"), snapshot_tree(project / "site")
-    assert any(k.startswith("operations/") for k in docs_before) and "index.html" in site_before
+    assert "index.html" in site_before
     _break_catalogue(project)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    if command == "catalog-docs render":
-        result = subprocess.run([str(BIN / "catalog-docs"), "render"], cwd=project, capture_output=True,
-                                text=True, env=env, timeout=120)
+    if command == "catalog-docs render --out":
+        result = subprocess.run([str(BIN / "catalog-docs"), "render", "--out", "pages"], cwd=project,
+                                capture_output=True, text=True, env=env, timeout=120)
         assert result.returncode == 1
+        assert not (project / "pages").exists()
     else:
         result = build(project)
         assert result.returncode != 0
     # Every error is reported with its place, and the count.
-    assert "versions/UPI_N-1.1.0.yaml:" in result.stderr and "listing.yaml:" in result.stderr, result.stderr
+    assert "versions/FAKE-1.1.yaml:" in result.stderr and "listing.yaml:" in result.stderr, result.stderr
     assert "2 errors" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
     assert snapshot_tree(project / "docs") == docs_before
     assert snapshot_tree(project / "site") == site_before
 
 
-# --- (c) the writer owns its output and nothing else -------------------------------------------------------
+# --- (c) docs/ is read, never written --------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def real_pages() -> dict[str, str]:
-    return render_pages(load_catalog(ROOT / "catalog"))
-
-
-def _stat(root: Path) -> dict[str, tuple[int, int]]:
-    return {p.relative_to(root).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
-            for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-def test_a_hand_written_file_at_a_generated_path_is_refused(tmp_path: Path, real_pages: dict[str, str]) -> None:
-    docs = tmp_path / "docs"
-    (docs / "operations").mkdir(parents=True)
-    (docs / "legend.md").write_text("# My own legend\n", encoding="utf-8")
-    with pytest.raises(CatalogDocsError, match=r"refusing to overwrite hand-written files.*legend\.md"):
-        write_output(real_pages, docs)
-    assert snapshot_tree(docs) == {"legend.md": b"# My own legend\n"}, "nothing may be written"
-
-
-@pytest.mark.parametrize("rendered_before", [False, True])
-def test_a_hand_written_page_inside_a_generated_folder_is_refused(tmp_path: Path, real_pages: dict[str, str],
-                                                                  rendered_before: bool) -> None:
-    docs = tmp_path / "docs"
-    if rendered_before:
-        write_output(real_pages, docs)
-    (docs / "operations").mkdir(parents=True, exist_ok=True)
-    (docs / "operations" / "extra.md").write_text("# Extra\n", encoding="utf-8")
+@pytest.mark.site
+def test_hand_written_pages_are_built_and_one_at_a_generated_url_is_refused_naming_both(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project", catalog=FIXTURE_CATALOG)
+    docs = project / "docs"
+    (docs / "operations").mkdir()
+    (docs / "about.md").write_text("# About these pages\n\nSee [the legend](legend.md).\n", encoding="utf-8")
+    (docs / "operations" / "notes.md").write_text("# Notes on operations\n", encoding="utf-8")
     before = snapshot_tree(docs)
-    with pytest.raises(CatalogDocsError, match=r"operations/extra\.md.*move them out"):
-        write_output(real_pages, docs)
-    assert snapshot_tree(docs) == before, "nothing may be written or removed"
+    result = build(project)
+    assert result.returncode == 0, result.stderr
+    assert "About these pages" in (project / "site" / "about" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../legend/"' in (project / "site" / "about" / "index.html").read_text(encoding="utf-8")
+    assert (project / "site" / "operations" / "notes" / "index.html").is_file()
+    assert (project / "site" / "operations" / "fakeWidgetList" / "index.html").is_file()
+    assert snapshot_tree(docs) == before
+
+    # The same URL as a generated page, under its own name or another that builds to it.
+    (docs / "legend.md").write_text("# My own legend\n", encoding="utf-8")
+    (docs / "operations" / "fakeWidgetList").mkdir()
+    (docs / "operations" / "fakeWidgetList" / "index.md").write_text("# Mine\n", encoding="utf-8")
+    before = snapshot_tree(docs)
+    site_before = snapshot_tree(project / "site")
+    result = build(project)
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert ("docs/legend.md is hand-written at legend/index.html, which the catalogue generates (its page legend.md)"
+            in result.stderr), result.stderr
+    assert ("docs/operations/fakeWidgetList/index.md is hand-written at operations/fakeWidgetList/index.html, which "
+            "the catalogue generates (its page operations/fakeWidgetList.md)") in result.stderr, result.stderr
+    assert snapshot_tree(docs) == before
+    assert snapshot_tree(project / "site") == site_before
 
 
-def test_hand_written_files_outside_generated_folders_are_kept(tmp_path: Path, real_pages: dict[str, str]) -> None:
-    docs = tmp_path / "docs"
-    (docs / "assets").mkdir(parents=True)
-    mine = {"about.md": b"# About\n", "assets/site.css": b"a {}\n", "operations.md.bak": b"x"}
-    for rel, data in mine.items():
-        (docs / rel).write_bytes(data)
-    write_output(real_pages, docs)
-    write_output({}, docs)  # `catalog-docs clean`
-    assert snapshot_tree(docs) == {**mine, MANIFEST: snapshot_tree(docs)[MANIFEST]}
-    assert json.loads((docs / MANIFEST).read_text(encoding="utf-8"))["files"] == []
-
-
-def test_only_its_own_stale_files_are_removed(tmp_path: Path) -> None:
-    catalog_dir = tmp_path / "catalog"
-    shutil.copytree(FIXTURE_CATALOG, catalog_dir)
-    docs = tmp_path / "docs"
-    (docs / "assets").mkdir(parents=True)
-    (docs / "assets" / "mine.js").write_text("//\n", encoding="utf-8")
-    render(load_catalog(catalog_dir), docs)
-    assert (docs / "operations" / "fakeWidgetList.md").is_file()
-    for f in (catalog_dir / "listing.yaml", *sorted((catalog_dir / "versions").glob("*.yaml"))):
-        renamed = f.read_text(encoding="utf-8").replace("/fakeWidgetList", "/fakeWidgetListRenamed")
-        f.write_text(renamed, encoding="utf-8")
-    result = render(load_catalog(catalog_dir), docs)
-    assert result.removed == ("operations/fakeWidgetList.md",)
-    assert not (docs / "operations" / "fakeWidgetList.md").exists()
-    assert (docs / "operations" / "fakeWidgetListRenamed.md").is_file()
-    assert (docs / "assets" / "mine.js").read_text(encoding="utf-8") == "//\n"
-
-
-def test_a_second_render_writes_nothing(tmp_path: Path) -> None:
-    catalog = load_catalog(ROOT / "catalog")
-    docs = tmp_path / "docs"
-    first = render(catalog, docs)
-    assert len(first.written) == len(render_pages(catalog)) and first.unchanged == 0
-    before = _stat(docs)
-    second = render(catalog, docs)
-    assert second.written == () and second.removed == () and second.unchanged == len(first.written)
-    assert _stat(docs) == before, "no file (the manifest included) may be touched"
-    staging = [p for p in docs.iterdir() if p.is_dir() and p.name.startswith(".catalog-docs-")]
-    assert not staging, "no staging folder left"
-
-
-def test_only_changed_files_are_rewritten(tmp_path: Path) -> None:
-    catalog_dir = tmp_path / "catalog"
-    shutil.copytree(ROOT / "catalog", catalog_dir)
-    docs = tmp_path / "docs"
-    old_pages = render_pages(load_catalog(catalog_dir))
-    render(load_catalog(catalog_dir), docs)
-    before = _stat(docs)
-    version = catalog_dir / "versions" / "UPI_N-1.1.0.yaml"
-    version.write_text(version.read_text(encoding="utf-8").replace("/transactionStatusQuery: close",
-                                                                   "/transactionStatusQuery: unlimited"),
-                       encoding="utf-8")
-    new_pages = render_pages(load_catalog(catalog_dir))
-    result = render(load_catalog(catalog_dir), docs)
-    differing = {rel for rel in new_pages if new_pages[rel] != old_pages[rel]}
-    assert "operations/transactionStatusQuery.md" in differing and "operations/getAccList.md" not in differing
-    assert set(result.written) == differing
-    after = _stat(docs)
-    for rel in new_pages:
-        assert (after[rel] == before[rel]) == (rel not in differing), rel
-        assert (docs / rel).read_text(encoding="utf-8") == new_pages[rel]
+@pytest.mark.parametrize("directory_urls", [True, False])
+def test_the_engine_folder_refuses_the_same_clashes(directory_urls: bool) -> None:
+    generated = site_files(FIXTURE_CATALOG, directory_urls=directory_urls)
+    refuse_collisions(generated, ["about.md", "operations/notes.md", "assets/extra.css"], directory_urls)
+    clash = "operations/fakeWidgetList/index.md" if directory_urls else "operations/fakeWidgetList.md"
+    for hand in ("legend.md", "downloads/catalog.json", "operations/README.md", clash):
+        with pytest.raises(CatalogDocsError, match=f"docs/{hand} is hand-written at .*its page"):
+            refuse_collisions(generated, [hand], directory_urls)

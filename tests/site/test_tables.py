@@ -8,7 +8,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
-from catalog_docs.site.incremental import directory_urls_of
+from catalog_docs.site.pages import directory_urls_of
 from catalog_docs.site.tables import Href
 from fixture_facts import FIXTURE_CATALOG
 from htmltree import content, parse_file

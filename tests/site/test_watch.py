@@ -1,18 +1,26 @@
-"""`catalog-docs watch` (the preview loop for engines without hooks): the error banner it writes into the last
-good pages goes in after the front matter, is replaced rather than stacked, escapes catalogue text, and comes
-out again without a trace; without an earlier render it writes nothing."""
+"""Engines without plugins (Zensical) build from a folder of the tool's own (`catalog-docs build` and `watch`):
+the error banner goes into the last good pages after the front matter, is replaced rather than stacked, escapes
+catalogue text and comes out without a trace; the folder holds the generated pages and copies of the hand-written
+ones, follows every change, is refused a clash or an unsafe docs/, and is gone when the command ends. docs/ is
+never written."""
 
 from __future__ import annotations
 
-import json
+import shutil
+import sys
+import threading
+import time
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from catalog_docs.layout import MANIFEST
-from catalog_docs.site.watch import _strip_banner, show_errors, with_banner
-from catalog_docs.site.write import write_output
+from catalog_docs.errors import CatalogDocsError
+from catalog_docs.layout import BUILD_ROOT
+from catalog_docs.site.folders import EngineFolder
+from catalog_docs.site.watch import _strip_banner, build, engine_files, watch, with_banner
+from fixture_facts import FIXTURE_CATALOG
 
 PAGE = "---\ntitle: \"Fake page\"\n---\n\n# Fake page\n\nBody text.\n"
 LINES = st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=4)
@@ -31,30 +39,119 @@ def test_the_banner_escapes_catalogue_text() -> None:
     assert "&lt;script&gt;" in shown and "<script>" not in shown
 
 
-def test_without_an_earlier_render_nothing_is_written(tmp_path: Path) -> None:
-    assert show_errors(tmp_path, ["an error"]) is None
-    assert not any(tmp_path.iterdir())
+def _project(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE_CATALOG, project / "catalog")
+    (project / "docs" / "notes").mkdir(parents=True)
+    (project / "docs" / "README.md").write_text("# not published\n", encoding="utf-8")
+    (project / "docs" / "notes" / "about.md").write_text("# About\n", encoding="utf-8")
+    return project
 
 
-def test_the_banner_goes_into_the_pages_the_render_wrote(tmp_path: Path) -> None:
-    write_output({"index.md": PAGE, "operations/fake.md": PAGE}, tmp_path)
-    assert show_errors(tmp_path, ["an error"]) is not None
-    assert "an error" in (tmp_path / "operations" / "fake.md").read_text(encoding="utf-8")
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def test_a_planted_manifest_or_link_gets_nothing_read_or_bannered(tmp_path: Path) -> None:
-    # The banner reads back every page the manifest lists: a manifest found in docs/ may name anything, and a
-    # generated path may be a link out of docs/. Neither is read, and nothing is written.
-    docs, outside = tmp_path / "docs", tmp_path / "outside"
-    docs.mkdir()
-    outside.mkdir()
-    (outside / "secret.md").write_text("# not ours\n", encoding="utf-8")
-    (docs / MANIFEST).write_text(json.dumps({"files": ["../outside/secret.md"]}), encoding="utf-8")
-    assert show_errors(docs, ["an error"]) is None
-    (docs / MANIFEST).unlink()  # (the writer refuses it too)
-    write_output({"index.md": PAGE, "operations/fake.md": PAGE}, docs)
-    (docs / "operations" / "fake.md").unlink()
-    (docs / "operations" / "fake.md").symlink_to(outside / "secret.md")
-    assert show_errors(docs, ["an error"]) is None
-    assert (outside / "secret.md").read_text(encoding="utf-8") == "# not ours\n"
-    assert "an error" not in (docs / "index.md").read_text(encoding="utf-8")
+def test_the_folder_holds_the_pages_and_the_hand_written_files(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    files = engine_files({"index.md": PAGE, "downloads/x.csv": "a\n"}, project / "docs", True)
+    assert files == {"index.md": PAGE.encode(), "downloads/x.csv": b"a\n", "README.md": b"# not published\n",
+                     "notes/about.md": b"# About\n"}
+    folder = EngineFolder(project)
+    assert folder.path.parent == project / BUILD_ROOT
+    assert sorted(folder.update(files)) == sorted(files)
+    assert _tree(folder.path) == files
+    assert folder.update(files) == []  # nothing changed, nothing written
+    assert folder.update({**files, "index.md": b"changed"}) == ["index.md"]
+    assert folder.update({"index.md": b"changed"}) == sorted(set(files) - {"index.md"})
+    assert _tree(folder.path) == {"index.md": b"changed"}
+    folder.remove()
+    assert not folder.path.exists()
+
+
+@pytest.mark.parametrize("planted", ["link", "fifo", "clash"])
+def test_an_unsafe_docs_or_a_clash_is_refused_before_anything_runs(tmp_path: Path, planted: str) -> None:
+    import os
+
+    project = _project(tmp_path)
+    docs = project / "docs"
+    if planted == "link":
+        (docs / "notes" / "secret.md").symlink_to("/etc/hostname")
+    elif planted == "fifo":
+        os.mkfifo(docs / "notes" / "pipe.md")
+    else:
+        (docs / "legend.md").write_text("# mine\n", encoding="utf-8")
+    before = _tree(docs)
+    marker = tmp_path / "ran"
+    with pytest.raises(CatalogDocsError, match="nothing was built"):
+        build(project / "catalog", docs, [sys.executable, "-c", f"open({str(marker)!r}, 'w')"])
+    assert not marker.exists() and _tree(docs) == before
+    assert not any((project / BUILD_ROOT).iterdir()) if (project / BUILD_ROOT).exists() else True
+
+
+def test_build_runs_the_engine_on_its_folder_and_removes_it(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    seen = tmp_path / "seen"
+    # The folder is named from the project's root, as Zensical reads docs_dir from the folder of mkdocs.yml.
+    script = (f"import os, pathlib; d = pathlib.Path({str(project)!r}) / os.environ['CATALOG_DOCS_ENGINE_DOCS']; "
+              f"pathlib.Path({str(seen)!r}).write_text('\\n'.join(sorted(p.relative_to(d).as_posix() "
+              "for p in d.rglob('*.md'))) + '\\n' + os.environ['CATALOG_DOCS_ENGINE_DOCS']); raise SystemExit(3)")
+    before = _tree(project / "docs")
+    assert build(project / "catalog", project / "docs", [sys.executable, "-c", script]) == 3
+    listed = seen.read_text(encoding="utf-8").splitlines()
+    assert listed[-1].startswith(f"{BUILD_ROOT}/build-")
+    assert {"index.md", "legend.md", "notes/about.md", "README.md", "operations/fakeWidgetList.md"} <= set(listed)
+    assert not (project / listed[-1]).exists()
+    assert _tree(project / "docs") == before
+
+
+def test_watch_follows_catalogue_and_hand_written_edits_then_removes_its_folder(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    stop, said = threading.Event(), []
+    runner = threading.Thread(target=watch, args=(project / "catalog", project / "docs"),
+                              kwargs={"stop": stop, "say": said.append})
+    runner.start()
+    try:
+        folder = _wait(lambda: next((project / BUILD_ROOT).glob("build-*/index.md"), None)).parent
+        _wait(lambda: any("watching" in line for line in said))
+        about = project / "docs" / "notes" / "about.md"
+        _edit_until(about, "# About, edited\n",
+                    lambda: (folder / "notes" / "about.md").read_text(encoding="utf-8") == "# About, edited\n")
+        version = project / "catalog" / "versions" / "FAKE-1.1.yaml"
+        good = version.read_text(encoding="utf-8")
+        _edit_until(version, good.replace("/fakeWidgetList: close", "/fakeWidgetList: closd"),
+                    lambda: "catalog-docs-errors" in (folder / "operations" / "fakeWidgetList.md").read_text("utf-8"))
+        assert "closd" in (folder / "index.md").read_text(encoding="utf-8")
+        _edit_until(version, good, lambda: "catalog-docs-errors" not in (folder / "index.md").read_text("utf-8"))
+    finally:
+        stop.set()
+        runner.join(60)
+    assert not runner.is_alive() and not folder.exists()
+    assert _tree(project / "docs") == {"README.md": b"# not published\n", "notes/about.md": b"# About, edited\n"}
+
+
+def _edit_until(path: Path, text: str, condition, timeout: float = 60) -> None:  # type: ignore[no-untyped-def]
+    """Write `text` into `path` (again every few seconds: a watcher may have started after the first write)
+    until `condition` holds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        path.write_text(text, encoding="utf-8")
+        try:
+            _wait(condition, timeout=3)
+        except AssertionError:
+            assert time.monotonic() < deadline, f"{path.name}: the edit did not arrive within {timeout} s"
+        else:
+            return
+
+
+def _wait(condition, timeout: float = 60):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            found = condition()
+        except OSError:
+            found = None
+        if found:
+            return found
+        assert time.monotonic() < deadline, "not within the time limit"
+        time.sleep(0.1)

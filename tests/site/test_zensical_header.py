@@ -26,7 +26,7 @@ HEADER_MAX_PX = 64
 
 @pytest.fixture(scope="module")
 def zensical_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the project as a fresh clone has it: docs/ holds no rendered page."""
+    """A copy of the project as a fresh clone has it: docs/ holds only hand-written files."""
     project = copy_project(tmp_path_factory.mktemp("zensical"), catalog=ff.FIXTURE_CATALOG)
     assert not (project / "docs" / "index.md").exists()
     return project
@@ -39,11 +39,11 @@ def _zensical_build(project: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def zensical_site(zensical_project: Path) -> Path:
-    done = subprocess.run([str(BIN / "catalog-docs"), "render"], cwd=zensical_project, capture_output=True,
-                          text=True, env=copy_env(zensical_project), timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
-    built = _zensical_build(zensical_project)
+    built = subprocess.run([str(BIN / "catalog-docs"), "build", "--", str(BIN / "zensical"), "build", "-f",
+                            "mkdocs.yml"], cwd=zensical_project, capture_output=True, text=True,
+                           env=copy_env(zensical_project), timeout=600)
     assert built.returncode == 0, built.stdout + built.stderr
+    assert sorted(p.name for p in (zensical_project / "docs").iterdir()) == ["README.md"]
     return zensical_project / "site"
 
 
@@ -52,18 +52,19 @@ def test_a_plain_zensical_build_of_a_fresh_clone_says_what_to_run_first(tmp_path
     done = _zensical_build(project)
     assert done.returncode != 0
     lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
-    assert lines == ["catalog-docs: docs/ holds no pages rendered from the catalogue: run `catalog-docs render` "
-                     "first, or build with `make site BUILDER=zensical`, which does"], lines
+    assert lines == ["catalog-docs: Zensical runs no plugins, so it cannot render the catalogue: build with `make site "
+                     "BUILDER=zensical` (or `catalog-docs build -- zensical build -f mkdocs.yml`), preview with "
+                     "`make serve BUILDER=zensical`"], lines
     assert not (project / "site" / "index.html").exists()
 
 
-def test_after_the_render_zensical_builds_every_page(zensical_site: Path) -> None:
+def test_through_catalog_docs_build_zensical_builds_every_page(zensical_site: Path) -> None:
     pages = {p.relative_to(zensical_site).as_posix() for p in zensical_site.rglob("index.html")}
     assert len(pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 10
 
 
 def test_mkdocs_still_renders_before_it_builds_a_fresh_clone(built_site: Path) -> None:
-    # The docs_dir tag hands mkdocs its folder as is; its hook renders (built_site starts from no rendered page).
+    # The docs_dir tag hands mkdocs its folder as is; its plugin adds the pages (docs/ holds none of them).
     assert (built_site / "index.html").is_file() and (built_site / "feed.xml").is_file()
 
 

@@ -1,9 +1,7 @@
 """Which entries of a catalogue folder the loader reads, and what each one is, from its metadata alone.
 
-One list serves the loader (`validate`) and the render fingerprint (`incremental`), so the fingerprint covers
-exactly what the loader reads: a broken entry (a dangling link, a pipe) changes the fingerprint as it fails
-`check`, and a folder that is not a catalogue is never walked. Standard library only: the fingerprint runs
-before any heavy import.
+The loader (`validate`) reads exactly these: a broken entry (a dangling link, a pipe) fails `check` from its
+metadata, and a folder that is not a catalogue is never walked. Standard library only.
 
 Symbolic links: a link inside the catalogue folder is followed when its target is a regular file inside the
 same folder (resolved, links included). A link whose target lies outside the folder is refused with its

@@ -3,8 +3,8 @@
 The project is the nearest folder, starting at the current one and going up, that holds a catalogue: a
 `catalog/` folder holding service.yaml, listing.yaml, not-shown.yaml or versions/. The checkout has other folders
 named `catalog/` (the package's code in scripts/catalog_docs/, its tests in tests/), which a name alone would take
-for it. The project's `catalog/` is the catalogue and its `docs/` receives the rendered pages. `--catalog DIR` and
-`--out DIR` name other folders. No git is needed (a downloaded copy of the repository works too).
+for it. The project's `catalog/` is the catalogue and its `docs/` holds the hand-written pages. `--catalog DIR` names
+another catalogue. No git is needed (a downloaded copy of the repository works too).
 """
 
 from __future__ import annotations
@@ -54,16 +54,10 @@ def find_catalog_dir(explicit: Path | None, cwd: Path | None = None) -> Path:
     return _near(project / CATALOG, cwd)
 
 
-def default_out_dir(cwd: Path | None = None) -> Path:
-    """Where `clean` removes pages from when --out is not given: `docs/` of the project around `cwd` (else ./docs)."""
-    project = find_project(cwd)
-    return _near(project / DOCS, cwd) if project is not None else (cwd or Path()) / DOCS
-
-
 def out_dir_beside(catalog: Path) -> Path:
-    """Where `render` writes when --out is not given: `docs/` beside the catalogue folder it renders (the
-    project's `docs/` for the catalogue found; `other/docs/` for `--catalog other/catalog`, never the
-    `docs/` of the project the command happens to run in), relative to the current folder."""
+    """The hand-written pages that go with a catalogue: `docs/` beside the catalogue folder (the project's
+    `docs/` for the catalogue found; `other/docs/` for `--catalog other/catalog`, never the `docs/` of the
+    project the command happens to run in), relative to the current folder. Read, never written."""
     return Path(os.path.relpath(catalog.resolve().parent / DOCS))
 
 

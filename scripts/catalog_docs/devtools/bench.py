@@ -33,9 +33,9 @@ import yaml
 from catalog_docs.authoring.synth import SynthSpec, synth_files
 from catalog_docs.catalog.load import load_file
 from catalog_docs.catalog.validate import load_catalog
-from catalog_docs.site.incremental import render_if_changed
+from catalog_docs.site.folders import render_out, write_tree
+from catalog_docs.site.pages import clear_reuse, site_files
 from catalog_docs.site.render import plan_pages, render_pages, render_workers
-from catalog_docs.site.write import write_output
 
 _C_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -78,6 +78,9 @@ def _time_templates(catalog: Any) -> dict[str, float]:
     return spent
 
 
+RENDERED = "docs-rendered"
+"""Where a scratch project holds its rendered pages for the bare builds (mkdocs-bare.yml, zensical.yml); its
+docs/ stays empty, as a fresh clone's holds only hand-written pages."""
 MKDOCS_BUILD = [str(BIN / "mkdocs"), "build", "--strict", "--quiet", "-f", "mkdocs-bare.yml"]
 
 
@@ -136,8 +139,8 @@ def _build_rounds(cmd: list[str], project: Path, folder: Path, env: dict[str, st
 def _lay_out(project: Path, tree: Path) -> None:
     """A fresh project folder around the sources of `tree` (this repository, or a revision extracted by
     extract_revision): an empty docs/, the overrides, package and project files linked, mkdocs.yml copied,
-    and the builders' configurations: mkdocs-bare.yml, the same without its hooks (a bare build of
-    already-rendered pages), and zensical.yml, writing to site-zensical/."""
+    and the builders' configurations: mkdocs-bare.yml, the same without its hooks or plugin (a bare build of
+    pages rendered into RENDERED), and zensical.yml, building the same pages into site-zensical/."""
     if project.exists():
         shutil.rmtree(project)
     (project / "docs").mkdir(parents=True)
@@ -145,10 +148,12 @@ def _lay_out(project: Path, tree: Path) -> None:
         (project / name).symlink_to(tree / name)
     shutil.copyfile(tree / "mkdocs.yml", project / "mkdocs.yml")
     config = (tree / "mkdocs.yml").read_text(encoding="utf-8")
-    (project / "mkdocs-bare.yml").write_text(re.sub(r"^hooks:\n(?:  - .*\n)+", "", config, flags=re.M),
-                                             encoding="utf-8")
-    (project / "zensical.yml").write_text(config.replace("site_dir: site", "site_dir: site-zensical"),
-                                          encoding="utf-8")
+    bare = re.sub(r"^  - catalog-docs\b.*\n", "", re.sub(r"^hooks:\n(?:  - .*\n)+", "", config, flags=re.M),
+                  flags=re.M)
+    bare = re.sub(r"^docs_dir: .*$", f"docs_dir: {RENDERED}", bare, flags=re.M)
+    zensical = bare.replace("site_dir: site", "site_dir: site-zensical")
+    (project / "mkdocs-bare.yml").write_text(bare, encoding="utf-8")
+    (project / "zensical.yml").write_text(zensical, encoding="utf-8")
 
 
 def make_project(project: Path, catalog_files: dict[str, str] | None, tree: Path = ROOT) -> None:
@@ -231,12 +236,12 @@ def _table(rows: list[dict[str, Any]]) -> str:
 def bench_catalog(report: Report, case: str, project: Path, repeat: int, builders: list[str]) -> None:
     """Measure one catalogue in its project folder: the render stage in this process, the command line in a
     new one, the incremental re-renders, then each builder's site."""
-    catalog_dir, docs = project / "catalog", project / "docs"
+    catalog_dir, docs = project / "catalog", project / RENDERED
     catalog, stage, md_pages = _bench_render_stage(report, case, catalog_dir, docs, repeat)
     _bench_cli_render(report, case, project, catalog_dir)
     report.add(case, "pages_per_s", round(md_pages / stage), "pages/s")
     report.add(case, "operation_pages_per_s", round(len(catalog.entries) / stage), "pages/s")
-    _bench_incremental(report, case, catalog_dir, docs, catalog, stage)
+    _bench_incremental(report, case, catalog_dir, catalog, stage)
     _bench_builds(report, case, project, [e.slug for e in catalog.entries], builders)
 
 
@@ -260,10 +265,11 @@ def _bench_render_stage(report: Report, case: str, catalog_dir: Path, docs: Path
         report.add(case, f"template_{template.split('.')[0]}_s", seconds, "s")
     report.add(case, "operation_pages_rendered_per_s", round(op_pages / per_template["operation.md.j2"]), "pages/s",
                note="operation pages only, Jinja time")
-    result, wall_w, cpu_w = _timed(partial(write_output, pages, docs))
-    report.add(case, "write_s", wall_w, "s", cpu_s=round(cpu_w, 4))
-    report.add(case, "files_written", len(result.written))
-    report.add(case, "bytes_written", sum(len(pages[p].encode("utf-8")) for p in result.written), "B")
+    _, wall_w, cpu_w = _timed(partial(render_out, pages, docs, replace=True))
+    report.add(case, "write_s", wall_w, "s", cpu_s=round(cpu_w, 4),
+               note="render --out: the files the bare builds read (the site's own builds write none)")
+    report.add(case, "files_written", len(pages))
+    report.add(case, "bytes_written", sum(len(text.encode("utf-8")) for text in pages.values()), "B")
     stage = wall_lv + wall_r + wall_w
     report.add(case, "render_stage_s", stage, "s", cpu_s=round(cpu_lv + cpu_r + cpu_w, 4),
                note="load + validate + render + write, first render")
@@ -273,7 +279,7 @@ def _bench_render_stage(report: Report, case: str, catalog_dir: Path, docs: Path
 
 def _bench_cli_render(report: Report, case: str, project: Path, catalog_dir: Path) -> None:
     cold = (project / "docs-cold").resolve()
-    shutil.rmtree(cold, ignore_errors=True)
+    shutil.rmtree(cold, ignore_errors=True)  # render --out writes only into a new or empty folder
     wall_cold, _, ok, tail = _run([str(BIN / "catalog-docs"), "render", "--catalog", str(catalog_dir.resolve()),
                                    "--out", str(cold)], project)
     report.add(case, "cli_render_cold_s", wall_cold if ok else "failed", "s", ok=ok,
@@ -290,23 +296,21 @@ def _flip_value(text: str, key: str) -> str:
     return text
 
 
-def _bench_incremental(report: Report, case: str, catalog_dir: Path, docs: Path, catalog: Any, stage: float) -> None:
-    """The first fingerprinted render stamps the manifest; then a no-op; then one value changed."""
-    render_if_changed(catalog_dir, docs, force=True)
-    noop, wall_n, _ = _timed(partial(render_if_changed, catalog_dir, docs))
-    report.add(case, "noop_rerender_s", wall_n, "s", files_written=0 if noop is None else len(noop.written),
-               share_of_first=round(wall_n / stage, 4))
-    forced, wall_f, _ = _timed(partial(render_if_changed, catalog_dir, docs, force=True))
-    report.add(case, "noop_forced_rerender_s", wall_f, "s", files_written=len(forced.written) if forced else 0,
-               share_of_first=round(wall_f / stage, 4))
+def _bench_incremental(report: Report, case: str, catalog_dir: Path, catalog: Any, stage: float) -> None:
+    """The preview's render (in memory, reusing what the last render in this process worked out): a first one,
+    one with nothing changed, then one with one value changed."""
+    clear_reuse()
+    site_files(catalog_dir, reuse=True)
+    _, wall_n, _ = _timed(partial(site_files, catalog_dir, reuse=True))
+    report.add(case, "noop_rerender_s", wall_n, "s", share_of_first=round(wall_n / stage, 4))
     version_file = sorted((catalog_dir / "versions").glob("*.yaml"))[-1]
     text = version_file.read_text(encoding="utf-8")
     flipped = _flip_value(text, catalog.entries[1].key)
     if flipped != text:
         version_file.write_text(flipped, encoding="utf-8")
-    changed, wall_c, _ = _timed(partial(render_if_changed, catalog_dir, docs))
-    written = list(changed.written) if changed else []
-    report.add(case, "one_value_change_s", wall_c, "s", files_written=len(written), files=written)
+    _, wall_c, _ = _timed(partial(site_files, catalog_dir, reuse=True))
+    report.add(case, "one_value_change_s", wall_c, "s", share_of_first=round(wall_c / stage, 4))
+    clear_reuse()
 
 
 def _bench_builds(report: Report, case: str, project: Path, slugs: list[str], builders: list[str]) -> None:
@@ -374,7 +378,8 @@ def stage_parse_rounds(catalog_dir: Path, files: list[Path], scratch: Path,
             # round's 47 MB just before made this round's file creations wait on the disk (ext4, mounted with
             # `discard`): at 1,000 operations the write took 0.2, 0.34, 0.52, 0.74, 0.89 s in five rounds,
             # against 0.19-0.27 s each into folders of their own.
-            _, wall_w, cpu_w = _timed(partial(write_output, pages, scratch / f"round-{i}"))
+            (scratch / f"round-{i}").mkdir(parents=True)
+            _, wall_w, cpu_w = _timed(partial(write_tree, pages, scratch / f"round-{i}"))
             _, _, cpu_r1 = _timed(partial(render_pages, catalog, workers=1))
             out.append((wall_lv + wall_r + wall_w, wall_p, cpu_lv + cpu_r1 + cpu_w, max(cpu_p, 1e-9)))
             del catalog, pages
@@ -394,8 +399,9 @@ def bench_make_site(report: Report, project: Path) -> None:
     report.add("real", "make_site_first_s", wall if ok else "failed", "s", ok=ok, **({} if ok else {"output": tail}))
     walls = [_run(make, project)[0] for _ in range(3)]
     bare = [_run(MKDOCS_BUILD, project)[0] for _ in range(3)]
-    report.add("real", "make_site_s", min(walls), "s", note="make site with the pages already rendered")
-    report.add("real", "bare_mkdocs_build_s", min(bare), "s", note="mkdocs build without the hook")
+    report.add("real", "make_site_s", min(walls), "s", note="make site: the plugin renders in memory, mkdocs builds")
+    report.add("real", "bare_mkdocs_build_s", min(bare), "s",
+               note="mkdocs build of pages already rendered, without the plugin")
     report.add("real", "make_site_over_bare", round(min(walls) / min(bare), 3), "x")
 
 
@@ -487,10 +493,10 @@ def make_control_project(project: Path, control: Path) -> int:
     navigation resolves to the same pages. Returns the number of pages."""
     make_project(control, {})
     (control / "catalog").mkdir()  # mkdocs.yml watches it; the control site has no catalogue
-    pages = sorted((project / "docs").rglob("*.md"))
+    pages = sorted((project / RENDERED).rglob("*.md"))
     for page in pages:
-        rel = page.relative_to(project / "docs")
-        target = control / "docs" / rel
+        rel = page.relative_to(project / RENDERED)
+        target = control / RENDERED / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(_control_page(rel.with_suffix("").as_posix()), encoding="utf-8")
     return len(pages)
@@ -541,7 +547,7 @@ def bench_baseline(report: Report, case: str, project: Path, src: Path, commit: 
     shutil.copytree(project / "catalog", base / "catalog")
     env = {"PYTHONPATH": str(src / "scripts")}  # that revision's package, in the same interpreter and libraries
     render = [sys.executable, "-c", "import sys; from catalog_docs.cli import main; sys.exit(main(sys.argv[1:]))",
-              "render", "--catalog", str(base / "catalog"), "--out", str(base / "docs")]
+              "render", "--catalog", str(base / "catalog"), "--out", str(base / RENDERED)]
     _, _, ok, tail = _run(render, base, env)
     report.add(case, "baseline", commit, note="the revision whose code rendered and built the same catalogue")
     if not ok:

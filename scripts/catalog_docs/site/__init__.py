@@ -1,2 +1,3 @@
-"""Stage 4, the site: Markdown pages from Jinja templates, written crash-safe into docs/, and the shells that
-run it under a builder (the mkdocs hook, the serve preview). Entry: `incremental.render_if_changed`."""
+"""Stage 4, the site: Markdown pages from Jinja templates, in memory (`pages.site_files`), and the shells that
+give them to an engine: the mkdocs plugin with the serve preview, the build folder of engines without plugins
+(`watch.py`), and `render --out` (`folders.py`). Nothing of the tool's is ever written into docs/."""

@@ -2,28 +2,24 @@
 its errors shown on every page and in the terminal, instead of failing the build.
 
 mkdocs serve waits, for every request, until a rebuild succeeds: a rebuild that raises leaves every request
-hanging. So while serving, the hook records the errors here and lets the build go on from the pages the
-last good render left in docs/ (a failed render writes nothing). `mkdocs build` still fails.
-
-mkdocs loads the hook file afresh on every rebuild, while this module is imported once per process, so the
-serving state lives here.
+hanging. So while serving, the plugin records the errors here and lets the build go on with the pages of the
+last good render, which it keeps in memory. `mkdocs build` still fails.
 """
 
 from __future__ import annotations
 
 import html
-import json
 import logging
-import os
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from catalog_docs.layout import GENERATED_ROOTS, MANIFEST
-
 BANNER_ID = "catalog-docs-errors"
 DRAFT_ID = "catalog-docs-drafts"
+NOTHING_YET = {"index.md": "# The catalogue has errors\n\nThey are listed above. Fix them and this page reloads "
+                           "with the site.\n"}
+"""What a preview shows when the catalogue has had errors since it started (no good pages to keep)."""
 _BODY = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
 
 
@@ -36,8 +32,6 @@ class _Session:
     errors: tuple[str, ...] = field(default_factory=tuple)
     drafts: tuple[str, ...] = ()
     """Draft version labels of the last good render, each with its file (marked on every page)."""
-    roots: frozenset[str] = frozenset()
-    """First path segments of the generated pages in docs/ (see watch_docs_quietly)."""
 
 
 _session = _Session()
@@ -130,64 +124,3 @@ def with_banner(page: str) -> str:
     top = ((banner_html(_session.errors) if _session.errors else "")
            + (draft_html(_session.drafts) if _session.drafts else ""))
     return page[:match.end()] + top + page[match.end():]
-
-
-def generated_roots(docs_dir: Path) -> frozenset[str]:
-    """The first path segments of every page the last render wrote (`operations`, `index.md`, ...), from
-    its manifest: events under them come from a render, never from a person (the render refuses a
-    hand-written page there)."""
-    try:
-        files = json.loads((docs_dir / MANIFEST).read_text(encoding="utf-8")).get("files", [])
-    except (OSError, ValueError, AttributeError):
-        return frozenset()
-    # The manifest came from docs/: a planted one naming docs/README.md must not hide its edits.
-    return frozenset(str(f).split("/", 1)[0] for f in files if isinstance(f, str)) & GENERATED_ROOTS
-
-
-def _from_render(path: str, docs: str) -> bool:
-    rel = os.path.relpath(path, docs)
-    first = rel.split(os.sep, 1)[0]
-    return first.startswith(".catalog-docs") or first in _session.roots
-
-
-def watch_docs_quietly(server: object, docs_dir: Path) -> bool:
-    """One save, one rebuild, one reload: the server's own watch of docs/ is replaced by one that ignores
-    what the render writes there. Without it, a catalogue edit rebuilt twice (the edit, then the pages the
-    hook rendered during that rebuild) and the browser reloaded twice, losing its scroll position.
-
-    Hand-written files in docs/ still trigger a rebuild. Needs the MkDocs 1.x live-reload server (mkdocs and
-    ProperDocs share it); with any other server nothing changes and False is returned."""
-    docs = os.path.abspath(docs_dir)  # noqa: PTH100  # the server keys its watches by abspath (links kept)
-    try:
-        # Private attributes of mkdocs' LiveReloadServer, which types it without them (checked in try/except).
-        watched, observer, cond = server._watched_paths, server.observer, server._rebuild_cond  # type: ignore[attr-defined]
-    except AttributeError:
-        return False
-    if docs not in watched:
-        return False
-    import watchdog.events  # the server's own dependency
-
-    _session.roots = generated_roots(Path(docs))
-
-    def callback(event: watchdog.events.FileSystemEvent) -> None:
-        if event.is_directory:
-            return
-        paths = [p for p in (event.src_path, getattr(event, "dest_path", "")) if p]
-        if all(_from_render(os.fsdecode(p), docs) for p in paths):
-            return
-        with cond:
-            server._want_rebuild = True  # type: ignore[attr-defined]  # private, as above
-            cond.notify_all()
-
-    server.unwatch(docs)  # type: ignore[attr-defined]
-    handler = watchdog.events.FileSystemEventHandler()
-    handler.on_any_event = callback  # type: ignore[method-assign]
-    observer.schedule(handler, docs, recursive=True)
-    return True
-
-
-def rendered(docs_dir: Path) -> None:
-    """After each render under serve: a new label or plan entry may add a folder of generated pages."""
-    if _session.serving:
-        _session.roots = generated_roots(docs_dir)
-

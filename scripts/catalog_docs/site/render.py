@@ -1,7 +1,7 @@
 """Stage 4: render the model into Markdown pages and download files.
 
-`render_pages` is pure: model in, {relative path: text} out. Writing them is `write.write_output`'s job
-(manifest, staging, journal, recovery); `render` joins the two for the CLI and the mkdocs hook.
+`render_pages` is pure: model in, {path as if under docs/: text} out. Nothing here writes a file: the mkdocs
+plugin adds the pages in memory, and `folders.py` writes them where a command asks (`pages.site_files`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from pathlib import Path
 from typing import Any, NoReturn
 from urllib.parse import quote
 
@@ -42,7 +41,6 @@ from catalog_docs.site.history import LabelHistory
 from catalog_docs.site.provenance import MARKER_CITATION, citation_parts, section_anchor, source_sections
 from catalog_docs.site.tables import CHANGED, MARKS, NEW_VALUE, NOT_LISTED, PLANS_DIFFER, Href, do_lock  # noqa: F401 - marks re-exported
 from catalog_docs.site.tables import FILTERS as TABLE_FILTERS
-from catalog_docs.site.write import WriteResult, write_output
 
 PAGE_ROWS = 250
 """Tables with more listing entries than this are split over several pages, so no page grows without bound."""
@@ -225,7 +223,7 @@ class PageMemo:
     a handful of pages). A page's key covers its template and path, the catalogue's skeleton (everything
     but lock values, see _Digests) and the lock values it shows: its own row or rows, its label's, or, for a
     page that summarises the catalogue, all of them. Templates change only with the package code, and
-    incremental.py starts a new memo when that does."""
+    pages.py starts a new memo when that does."""
 
     def __init__(self) -> None:
         self.pages: dict[str, tuple[bytes, str]] = {}
@@ -385,26 +383,6 @@ def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls
     result is the same either way. `history`: when each label was added, for the changelog (site.history)."""
     planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo, history=history)
     return render_jobs(planned.jobs, workers=workers, memo=memo)
-
-
-def remember_pages(catalog: Catalog, memo: PageMemo, read: Callable[[str, bytes], str | None], *,
-                   directory_urls: bool = True, history: LabelHistory | None = None) -> int:
-    """Fill `memo` with the files a render of `catalog` would produce, as `read(path, key)` gives them (the
-    pages a render already left in docs/, when its fingerprint shows they are exactly that; None: not known),
-    so that the first edit after a start of the preview renders only what it touches. Comparisons are worked
-    out here. Returns how many files the memo now holds."""
-    planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo, history=history)
-    known: dict[str, tuple[bytes, str]] = {}
-    for job in planned.jobs:
-        if job.key is not None and (text := read(job.path, job.key)) is not None:
-            known[job.path] = (job.key, text)
-            if job.kind == "download":
-                # The memo also keeps the large downloads' parts (each label's share of catalog.json, each path
-                # item of openapi.yaml), which no file holds on its own: worked out now, so that the first edit
-                # reuses them as every later one does.
-                job.produce()
-    memo.pages = known
-    return len(known)
 
 
 def _comparisons(pages: _Pages, pairs: list[tuple[VersionLabel, VersionLabel]],
@@ -854,8 +832,3 @@ def iter_pages(files: dict[str, str]) -> Iterator[str]:
     """The Markdown pages among the generated files."""
     return (rel for rel in files if rel.endswith(".md"))
 
-
-def render(catalog: Catalog, out_dir: Path, *, directory_urls: bool = True,
-           history: LabelHistory | None = None) -> WriteResult:
-    """Render every page of the catalogue into out_dir (the docs folder)."""
-    return write_output(render_pages(catalog, directory_urls=directory_urls, history=history), out_dir)

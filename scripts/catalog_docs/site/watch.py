@@ -1,56 +1,41 @@
-"""The preview loop for engines that run no hooks (Zensical): re-render into docs/ whenever the catalogue or
-a template changes, and let the engine's own watcher rebuild and reload the open page.
+"""Engines that run no plugins (Zensical) build from a folder of the tool's own, never from docs/:
+`catalog-docs build -- COMMAND` (make site) makes it for one build, and `catalog-docs watch -- COMMAND`
+(make serve) keeps it up to date while the engine's server runs, re-rendering whenever the catalogue, a
+template or a hand-written page changes; the engine's own watcher rebuilds and reloads the open page.
 
-mkdocs and ProperDocs render through the hook (`mkdocs_hook`), which also shows a broken catalogue's errors on
-every page. Here the same happens through docs/ itself: while the catalogue has errors, every generated page
-is rewritten as the last good page with a banner of the errors at its top (written by the same crash-safe
-writer, and recorded in the manifest without a fingerprint), so the engine serves them; the next valid render
-replaces them. The terminal prints the same errors.
+The folder (site/folders.py, EngineFolder) holds the rendered pages and copies of the hand-written files of
+docs/, listed and read without following anything (site/handwritten.py), and is removed when the command ends.
+The engine learns where it is from the environment (ENGINE_DOCS_ENV, read by mkdocs.yml's docs_dir tag).
+
+mkdocs and ProperDocs render through the plugin (`site/plugin.py`), which also shows a broken catalogue's errors on
+every page. Here the same happens through the folder: while the catalogue has errors, every generated page is the
+last good page with a banner of the errors at its top; the next valid render replaces them. The terminal prints
+the same errors.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from catalog_docs.catalog.drafts import find_drafts
+from catalog_docs.catalog.drafts import find_drafts, refuse_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
-from catalog_docs.layout import PACKAGE_DIR
-from catalog_docs.site.incremental import render_if_changed
-from catalog_docs.site.preview import BANNER_ID, banner_html
-from catalog_docs.site.write import WriteResult, read_own_files, write_output
+from catalog_docs.layout import ENGINE_DOCS_ENV, PACKAGE_DIR
+from catalog_docs.site.folders import EngineFolder, read_hand_written
+from catalog_docs.site.handwritten import hand_written, refuse_collisions
+from catalog_docs.site.pages import directory_urls_of, site_files
+from catalog_docs.site.preview import BANNER_ID, NOTHING_YET, banner_html
 
 TEMPLATES = PACKAGE_DIR / "site" / "templates"
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
-
-
-def render_or_show_errors(catalog_dir: Path, docs: Path, *, say: Callable[[str], None] = print) -> list[str]:
-    """One pass of the loop: render if anything changed; on errors, put them on every page. Returns the
-    errors (empty after a good render)."""
-    try:
-        result = render_if_changed(catalog_dir, docs)
-    except CatalogInvalid as exc:
-        lines = [str(p) for p in exc.problems]
-    except CatalogDocsError as exc:
-        lines = [str(exc)]
-    else:
-        if result is not None:
-            say(f"catalog-docs: {len(result.written)} pages written, {result.unchanged} unchanged, "
-                f"{len(result.removed)} removed")
-            for draft in find_drafts(catalog_dir):
-                say(f"WARNING -  catalog-docs: version label {draft.label!r} is a draft ({draft.file}); "
-                    f"make site will not publish it until it is checked and `draft: true` is deleted")
-        return []
-    shown = "\n".join(f"ERROR   -  {line}" for line in lines)
-    say(f"ERROR   -  catalog-docs: the catalogue has errors; serving the last good pages, with these errors "
-        f"shown on each:\n{shown}")
-    show_errors(docs, lines)
-    return lines
+EXCLUDED = frozenset({"README.md"})
+"""Hand-written files mkdocs.yml's exclude_docs keeps out of the site (copied, but never a clash)."""
 
 
 def with_banner(page: str, lines: Sequence[str]) -> str:
@@ -70,40 +55,105 @@ def _strip_banner(page: str) -> str:
     return page[: start - 1] + page[end + len("</div>") + 2:] if end >= 0 else page
 
 
-def show_errors(docs: Path, lines: Sequence[str]) -> WriteResult | None:
-    """Rewrite the last good pages with the banner on each; downloads stay as they were. Nothing is written
-    when docs/ holds no earlier render (there are no good pages to show)."""
+def engine_files(texts: Mapping[str, str], docs: Path, directory_urls: bool) -> dict[str, bytes]:
+    """What an engine's build folder holds: the hand-written files of `docs` and the generated ones. Raises
+    DocsRefused for a docs/ no engine can read safely and for a hand-written file at a generated URL."""
+    hand = hand_written(docs)
+    refuse_collisions(dict(texts), [rel for rel in hand.files if rel not in EXCLUDED], directory_urls)
+    files = {rel: read_hand_written(path, f"docs/{rel}") for rel, path in hand.files.items()}
+    files.update((rel, text.encode("utf-8")) for rel, text in texts.items())
+    return files
+
+
+def _engine_env(folder: EngineFolder) -> dict[str, str]:
+    """The engine's environment: the build folder, from the project's root (Zensical takes docs_dir relative)."""
+    return {**os.environ, ENGINE_DOCS_ENV: folder.rel}
+
+
+def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: bool = False) -> int:
+    """Render, lay out a build folder, run `command` (an engine's build) on it, remove the folder; returns the
+    command's exit code. A broken catalogue or docs/ raises before anything runs."""
+    if publish:
+        refuse_drafts(catalog_dir)
+    directory_urls = directory_urls_of(catalog_dir.parent)
+    files = engine_files(site_files(catalog_dir, directory_urls=directory_urls), docs, directory_urls)
+    folder = EngineFolder(catalog_dir.parent)
     try:
-        written = read_own_files(docs)
-    except CatalogDocsError:
-        return None  # a manifest the writer refuses: the next render names it
-    if written is None:
-        return None  # a page went missing or changed: leave docs/ alone rather than drop it from the manifest
-    pages = {rel: with_banner(text, lines) if rel.endswith(".md") else text for rel, text in written.items()}
-    # No fingerprint: the next render_if_changed renders afresh and replaces every bannered page.
-    return write_output(pages, docs)
+        folder.update(files)
+        if not command:
+            return 0
+        done = subprocess.run(list(command), env=_engine_env(folder), check=False)
+        return done.returncode if done.returncode >= 0 else 128 - done.returncode
+    finally:
+        folder.remove()
+
+
+class _Preview:
+    """The build folder of one `watch`, and the last good pages shown in it."""
+
+    def __init__(self, catalog_dir: Path, docs: Path, say: Callable[[str], None]) -> None:
+        self.catalog_dir, self.docs, self.say = catalog_dir, docs, say
+        self.directory_urls = directory_urls_of(catalog_dir.parent)
+        self.folder = EngineFolder(catalog_dir.parent)
+        self.good: dict[str, str] | None = None
+
+    def refresh(self) -> list[str]:
+        """One pass of the loop: render; on errors, put them on every page. Returns the errors."""
+        try:
+            self.good = site_files(self.catalog_dir, directory_urls=self.directory_urls, reuse=True)
+            lines: list[str] = []
+        except CatalogInvalid as exc:
+            lines = [str(p) for p in exc.problems]
+        except CatalogDocsError as exc:
+            lines = [str(exc)]
+        pages = self.good if self.good is not None else NOTHING_YET
+        if lines:
+            shown = "\n".join(f"ERROR   -  {line}" for line in lines)
+            self.say(f"ERROR   -  catalog-docs: the catalogue has errors; serving the last good pages, with these "
+                     f"errors shown on each:\n{shown}")
+            pages = {rel: with_banner(text, lines) if rel.endswith(".md") else text for rel, text in pages.items()}
+        else:
+            for draft in find_drafts(self.catalog_dir):
+                self.say(f"WARNING -  catalog-docs: version label {draft.label!r} is a draft ({draft.file}); "
+                         f"make site will not publish it until it is checked and `draft: true` is deleted")
+        try:
+            changed = self.folder.update(engine_files(pages, self.docs, self.directory_urls))
+        except CatalogDocsError as exc:
+            self.say("\n".join(f"ERROR   -  {line}" for line in str(exc).splitlines()))
+            return [*lines, str(exc)]
+        if not lines:
+            self.say(f"catalog-docs: {len(changed)} files updated in {self.folder.path}")
+        return lines
 
 
 def watch(catalog_dir: Path, docs: Path, command: Sequence[str] = (), *, stop: threading.Event | None = None,
           say: Callable[[str], None] = print) -> int:
-    """Render once, then start `command` (the engine's own server, if given) and re-render on every change
-    under the catalogue folder or the templates until it exits or `stop` is set. Returns its exit code."""
+    """Render once into a build folder of its own, then start `command` (the engine's own server, if given) on
+    it and render again on every change under the catalogue folder, the templates or docs/ until it exits or
+    `stop` is set. Removes the folder; returns the command's exit code."""
     import watchfiles
 
     stop = stop or threading.Event()
+    previous = None
     if threading.current_thread() is threading.main_thread():  # `kill` stops the server too, as Ctrl-C does
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    render_or_show_errors(catalog_dir, docs, say=say)
-    proc = subprocess.Popen(list(command)) if command else None
-    if proc is not None:
-        threading.Thread(target=_stop_when_done, args=(proc, stop), daemon=True).start()
-    say(f"catalog-docs: watching {catalog_dir} and the templates; every change re-renders into {docs}")
+        previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    preview = _Preview(catalog_dir, docs, say)
+    proc = None
     try:
-        for _changes in watchfiles.watch(catalog_dir, TEMPLATES, stop_event=stop, debounce=200, step=50,
-                                         raise_interrupt=False):
-            render_or_show_errors(catalog_dir, docs, say=say)
+        preview.refresh()
+        proc = subprocess.Popen(list(command), env=_engine_env(preview.folder)) if command else None
+        if proc is not None:
+            threading.Thread(target=_stop_when_done, args=(proc, stop), daemon=True).start()
+        # docs/ is watched only as the folder it is (a link there is refused by every pass anyway).
+        watched = [catalog_dir, TEMPLATES, *([docs] if docs.is_dir() and not docs.is_symlink() else [])]
+        say(f"catalog-docs: watching {', '.join(map(str, watched))}; every change renders into {preview.folder.path}")
+        for _changes in watchfiles.watch(*watched, stop_event=stop, debounce=200, step=50, raise_interrupt=False):
+            preview.refresh()
     finally:
         stopped_here = proc is not None and _stop(proc)
+        preview.folder.remove()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     if proc is None or stopped_here:
         return 0
     return proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
@@ -130,4 +180,3 @@ def _stop(proc: subprocess.Popen[bytes]) -> bool:
 def main_say(message: str) -> None:
     """Print to the terminal at once, as the engines print their own log lines."""
     print(message, file=sys.stderr, flush=True)
-

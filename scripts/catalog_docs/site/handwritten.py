@@ -1,0 +1,146 @@
+"""What people put in docs/: read as data, never written.
+
+The generated pages never go into docs/ (the mkdocs plugin adds them in memory; other engines build from a
+folder the tool makes for that build). docs/ holds only hand-written pages and files, and every engine reads
+them: mkdocs walks docs/ following links, and reads or copies every file it finds. So before an engine reads
+it, docs/ is listed here without following anything, and a state no engine can read safely stops the build
+with one line per thing found: docs/ itself a link, a link anywhere in it (a link loop makes mkdocs' walk
+endless, a link to /dev/zero its read), a pipe, device or socket (a read waits for ever), a file over
+MAX_FILE_BYTES (a sparse file of gigabytes is copied whole into site/), or more than MAX_ENTRIES entries.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from catalog_docs.errors import CatalogDocsError
+from catalog_docs.escape import for_terminal
+
+MAX_FILE_BYTES = 100 * 1024 * 1024
+"""The largest hand-written file an engine is given (a picture or a PDF is well below)."""
+MAX_ENTRIES = 10_000
+"""At most this many files and folders in docs/."""
+_SHOWN_PROBLEMS = 10
+
+
+class DocsRefused(CatalogDocsError):
+    """docs/ holds something no engine can read safely: nothing was built."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandWritten:
+    """The hand-written files of docs/, as {path relative to docs/, with `/`: absolute path}."""
+
+    folder: Path
+    files: dict[str, Path]
+
+
+def _kind(mode: int) -> str | None:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link (the engines follow links; put the file itself here)"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe, not a file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a file"
+    if stat.S_ISSOCK(mode):
+        return "a socket, not a file"
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        return "not a file or folder"
+    return None
+
+
+def _problem(name: str, st: os.stat_result) -> str | None:
+    """What is wrong with one entry of docs/, from its name and metadata; None: a folder, or a file to read."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return "a name that is not UTF-8"
+    if stat.S_ISREG(st.st_mode) and st.st_size > MAX_FILE_BYTES:
+        return f"{st.st_size} bytes, over the {MAX_FILE_BYTES // (1024 * 1024)} MiB a hand-written file may have"
+    return _kind(st.st_mode)
+
+
+def _top(docs: Path, shown: str) -> bool:
+    """Whether `docs` exists; refused when it is anything but a folder (a link to one included)."""
+    try:
+        top = os.lstat(docs)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise DocsRefused(f"cannot read {shown}/: {exc.strerror}") from None
+    if stat.S_ISLNK(top.st_mode):
+        raise DocsRefused(f"{shown} is a symbolic link: the hand-written pages must be a folder of the project "
+                          f"(nothing was built; replace the link with the folder)")
+    if not stat.S_ISDIR(top.st_mode):
+        raise DocsRefused(f"{shown} is not a folder (nothing was built)")
+    return True
+
+
+def _refused(problems: list[str], shown: str) -> DocsRefused:
+    more = len(problems) - _SHOWN_PROBLEMS
+    lines = sorted(problems)[:_SHOWN_PROBLEMS] + ([f"... and {more} more"] if more > 0 else [])
+    return DocsRefused("\n".join([*lines, f"{shown}/ must hold only files and folders: nothing was built"]))
+
+
+def hand_written(docs: Path, shown: str = "docs") -> HandWritten:
+    """Every regular file under `docs` (none when it does not exist). Raises DocsRefused, one line per
+    problem (`shown` names the folder in them), when anything in it is not a regular file or folder, is too
+    big, or there are too many entries. Nothing is opened and no link is followed."""
+    if not _top(docs, shown):
+        return HandWritten(folder=docs, files={})
+    files: dict[str, Path] = {}
+    problems: list[str] = []
+    count = 0
+    pending = [("", docs)]
+    while pending:
+        rel_dir, folder = pending.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            problems.append(f"{for_terminal(shown + '/' + rel_dir)}: cannot be listed: {exc.strerror}")
+            continue
+        for entry in entries:
+            count += 1
+            if count > MAX_ENTRIES:
+                raise DocsRefused(f"{shown}/ holds more than {MAX_ENTRIES} files and folders (nothing was built)")
+            rel = rel_dir + entry.name
+            st = entry.stat(follow_symlinks=False)
+            problem = _problem(entry.name, st)
+            if problem is not None:
+                problems.append(f"{for_terminal(shown + '/' + rel)}: {problem}")
+            elif stat.S_ISDIR(st.st_mode):
+                pending.append((rel + "/", Path(entry.path)))
+            else:
+                files[rel] = Path(entry.path)
+    if problems:
+        raise _refused(problems, shown)
+    return HandWritten(folder=docs, files=dict(sorted(files.items())))
+
+
+def dest_of(rel: str, directory_urls: bool) -> str:
+    """The built file a docs path becomes, as mkdocs and Zensical name it (`operations/x.md` ->
+    `operations/x/index.html`; `README.md` and `index.md` -> the folder's `index.html`; other files keep their
+    path)."""
+    if not rel.endswith(".md"):
+        return rel
+    folder, _, name = rel[:-3].rpartition("/")
+    prefix = f"{folder}/" if folder else ""
+    if name in ("index", "README"):
+        return f"{prefix}index.html"
+    return f"{prefix}{name}/index.html" if directory_urls else f"{prefix}{name}.html"
+
+
+def refuse_collisions(generated: dict[str, str], hand: list[str], directory_urls: bool, shown: str = "docs") -> None:
+    """A hand-written file at a URL the catalogue generates is an error naming both (never replaced)."""
+    made = {dest_of(rel, directory_urls): rel for rel in generated}
+    clashes = []
+    for rel in hand:
+        page = made.get(dest_of(rel, directory_urls))
+        if page is not None:
+            clashes.append(f"{for_terminal(shown + '/' + rel)} is hand-written at {dest_of(rel, directory_urls)}, "
+                           f"which the catalogue generates (its page {page}): rename or move the hand-written file")
+    if clashes:
+        raise DocsRefused("\n".join([*clashes, "nothing was built"]))

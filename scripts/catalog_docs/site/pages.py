@@ -1,0 +1,91 @@
+"""The site's generated files, in memory: {path as if under docs/: text}. Every shell starts here: the mkdocs
+plugin (mkdocs, ProperDocs), the build folder of other engines (Zensical) and `catalog-docs render --out`.
+
+A render in a long-lived process (the `mkdocs serve` preview, `catalog-docs watch`) reuses what the last render
+in this process worked out from inputs that did not change: the located parse and schema check of every
+catalogue file whose bytes are the same (validate.LoadCache) and every page and download whose inputs are the
+same (render.PageMemo). Both start afresh when the package's code or templates change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+from catalog_docs.layout import PACKAGE_DIR, SCHEMA_DIR
+from catalog_docs.site.history import label_history
+
+
+def code_digest() -> bytes:
+    """A hash of the JSON Schemas, this package's code and templates."""
+    digest = hashlib.sha256()
+    groups = (
+        ("schema", SCHEMA_DIR, sorted(SCHEMA_DIR.glob("*.json"))),
+        ("package", PACKAGE_DIR, sorted(p for p in PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".j2")
+                                        or p.parent.name == "assets")),
+    )
+    for group, base, paths in groups:
+        for path in paths:
+            digest.update(f"{group}:{path.relative_to(base).as_posix()}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.digest()
+
+
+class _Reuse:
+    """What renders in this process keep for the next one (see the module's doc)."""
+
+    def __init__(self) -> None:
+        self.code: bytes | None = None
+        self.load: Any = None
+        self.pages: Any = None
+
+    def for_code(self, code: bytes) -> _Reuse:
+        if code != self.code or self.load is None:
+            from catalog_docs.catalog.validate import LoadCache
+            from catalog_docs.site.render import PageMemo
+
+            self.code, self.load, self.pages = code, LoadCache(), PageMemo()
+        return self
+
+    def clear(self) -> None:
+        self.code = self.load = self.pages = None
+
+
+_reuse = _Reuse()
+
+
+def clear_reuse() -> None:
+    """Forget what earlier renders in this process worked out (the next render starts cold)."""
+    _reuse.clear()
+
+
+def directory_urls_of(project: Path) -> bool:
+    """The `use_directory_urls` setting of the mkdocs.yml in `project` (true when absent, as in mkdocs and
+    Zensical): links inside the pages' HTML tables are written as the built pages' URLs."""
+    try:
+        config = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    except OSError:
+        return True
+    found = re.search(r"^use_directory_urls:\s*(\w+)\s*(?:#.*)?$", config, re.MULTILINE)
+    return not (found and found.group(1).lower() in ("false", "no", "off"))
+
+
+def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: bool = False) -> dict[str, str]:
+    """Load, validate and render the catalogue: every generated page and download, in memory. `directory_urls`
+    is the builder's `use_directory_urls` (by default read from the mkdocs.yml beside the catalogue folder).
+    `reuse` (the preview loops): keep what this render works out for the next one in this process.
+    Raises CatalogInvalid (every error located) or CatalogDocsError."""
+    from catalog_docs.catalog.validate import load_catalog
+    from catalog_docs.site.render import render_pages
+
+    if directory_urls is None:
+        directory_urls = directory_urls_of(catalog_dir.parent)
+    history = label_history(catalog_dir)
+    if not reuse:
+        return render_pages(load_catalog(catalog_dir), directory_urls=directory_urls, history=history)
+    kept = _reuse.for_code(code_digest())
+    # A load or render that fails leaves both as they were: each keeps only results keyed on their inputs.
+    return render_pages(load_catalog(catalog_dir, cache=kept.load), directory_urls=directory_urls, memo=kept.pages,
+                        history=history)

@@ -1,0 +1,160 @@
+"""The mkdocs plugin `catalog-docs` (thin shell; mkdocs and ProperDocs): the generated pages and downloads join
+the site in memory, with `File.generated` in `on_files`, as mkdocs-gen-files and Material's blog add theirs.
+Nothing is written into docs/, which holds only what people put there: their pages are built beside the
+generated ones, and a hand-written file at a URL the catalogue generates stops the build, naming both.
+
+A broken catalogue stops `mkdocs build` with its errors, and so does a docs/ no engine can read safely
+(site/handwritten.py) and a site folder that cannot be written: each as one line per problem, no traceback.
+Under `mkdocs serve` a broken catalogue does not: the server keeps the last good pages, from memory, and shows
+the errors on each (site/preview.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+
+from catalog_docs.catalog.drafts import find_drafts, refuse_drafts
+from catalog_docs.errors import CatalogDocsError, CatalogInvalid
+from catalog_docs.escape import for_terminal
+from catalog_docs.site import preview
+from catalog_docs.site.folders import check_writable_folder
+from catalog_docs.site.handwritten import hand_written, refuse_collisions
+from catalog_docs.site.pages import site_files
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+
+log = logging.getLogger("mkdocs.plugins.catalog_docs")
+
+class GeneratedFile(File):
+    """A generated page or download, its text in memory. mkdocs counts every such file modified on every
+    rebuild; under `serve --dirty` one whose text is the last build's, and whose built file is still there, is
+    not, so one edit rebuilds only the pages whose text it changed."""
+
+    unchanged = False
+
+    def is_modified(self) -> bool:
+        return not self.unchanged or not Path(self.abs_dest_path).is_file()
+
+
+class Options(Config):  # type: ignore[no-untyped-call]  # mkdocs' Config.__init_subclass__ is untyped
+    """The plugin takes no options: the catalogue is catalog/ beside mkdocs.yml, as for every command."""
+
+
+class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  # as above, BasePlugin's
+    """`plugins: - catalog-docs` in mkdocs.yml. One instance lives for a whole `mkdocs serve` (it has
+    on_startup), so the last good pages and the last build's texts are kept between rebuilds."""
+
+    def __init__(self) -> None:
+        self._good: dict[str, str] | None = None
+        self._hand: list[str] = []
+        """The hand-written files of docs/ that the site includes (listed in on_config)."""
+        self._texts: dict[str, str] = {}
+        """This build's files (rendered in on_pre_build, added in on_files)."""
+        self._last: dict[str, str] = {}
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        preview.start(command=command, dirty=dirty)
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        """docs/ is listed, without following anything, before mkdocs walks and reads it."""
+        docs = Path(config.docs_dir)
+        try:
+            found = hand_written(docs, shown=os.path.relpath(docs, Path(config.config_file_path).parent))
+        except CatalogDocsError as exc:
+            raise PluginError(str(exc)) from None
+        excluded = config.exclude_docs
+        self._hand = [rel for rel in found.files if excluded is None or not excluded.match_file(rel)]
+        return config
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        """Render before mkdocs empties the site folder: a broken catalogue leaves the last site as it was."""
+        if not preview.serving():  # serve builds into a temporary folder of its own
+            try:
+                check_writable_folder(Path(config.site_dir), "the built site")
+            except CatalogDocsError as exc:
+                raise PluginError(str(exc)) from None
+        self._texts = self._render(config)
+        try:
+            refuse_collisions(self._texts, self._hand, config.use_directory_urls)
+        except CatalogDocsError as exc:
+            raise PluginError(str(exc)) from None
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        """Every generated file joins the site; a hand-written one at the same URL is refused, naming both
+        (already in on_pre_build, before the site folder is emptied; here again for a docs/ changed since)."""
+        texts = self._texts
+        made = {}
+        for rel, text in texts.items():
+            file = GeneratedFile.generated(config, rel, content=text)
+            assert isinstance(file, GeneratedFile)  # File.generated makes an instance of the class it is called on
+            file.unchanged = self._last.get(rel) == text
+            made[file.dest_uri] = file
+        docs = os.path.normpath(config.docs_dir)
+        clashes = []
+        for file in list(files):
+            clash = made.get(file.dest_uri)
+            if clash is None or file.inclusion.is_excluded():  # type: ignore[no-untyped-call]  # untyped in mkdocs
+                continue
+            if file.src_dir is not None and os.path.normpath(file.src_dir) == docs:
+                clashes.append(f"{for_terminal('docs/' + file.src_uri)} is hand-written at {file.dest_uri}, which "
+                               f"the catalogue generates (its page {clash.src_uri}): rename or move the hand-written "
+                               "file")
+            else:
+                files.remove(file)  # a theme's file: a generated one takes its place, as a docs/ file would
+        if clashes:
+            raise PluginError("\n".join([*clashes, "nothing was built"]))
+        for file in made.values():
+            files.append(file)
+        self._last = texts
+        return files
+
+    def _render(self, config: MkDocsConfig) -> dict[str, str]:
+        """The generated files. Outside `serve` every error is a PluginError (mkdocs prints it and stops);
+        while serving, the last good files, with the errors recorded for the banner."""
+        catalog_dir = Path(config.config_file_path).parent / "catalog"
+        serving = preview.serving()
+        try:
+            texts = site_files(catalog_dir, directory_urls=config.use_directory_urls, reuse=serving)
+        except CatalogInvalid as exc:
+            if not serving:
+                raise PluginError("the catalogue has errors; nothing was built\n" + exc.report()) from None
+            errors = [str(p) for p in exc.problems]
+        except CatalogDocsError as exc:
+            if not serving:
+                raise PluginError(str(exc)) from None
+            errors = [str(exc)]
+        except Exception as exc:  # a bug (in a template, say): while serving, show it rather than hang every request
+            if not serving:
+                raise
+            traceback.print_exc()
+            errors = [f"catalog-docs render failed: {type(exc).__name__}: {exc}"]
+        else:
+            if serving:
+                preview.record([], Path(config.site_dir))
+                preview.record_drafts([f"{d.label} ({d.file})" for d in find_drafts(catalog_dir)])
+            elif config.strict:
+                try:
+                    refuse_drafts(catalog_dir)
+                except CatalogDocsError as exc:
+                    raise PluginError(str(exc)) from None
+            log.info("catalog-docs: %d pages and downloads rendered from the catalogue, in memory", len(texts))
+            self._good = texts
+            return texts
+        preview.record(errors, Path(config.site_dir))
+        return self._good if self._good is not None else preview.NOTHING_YET
+
+    def on_post_page(self, output: str, **_kwargs: object) -> str:
+        return preview.with_banner(output)
+
+    def on_post_template(self, output_content: str, **_kwargs: object) -> str:
+        return preview.with_banner(output_content)

@@ -1,0 +1,98 @@
+"""`catalog-docs render --out DIR`: the pages as files, written only into a folder the command made in that run.
+A DIR that is not empty is refused in one line (exit 2) unless --replace, which swaps the whole folder; a link is
+never written or deleted through, at DIR or inside the folder it replaces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from catalog_docs import cli
+from catalog_docs.site.pages import site_files
+from fixture_facts import FIXTURE_CATALOG
+
+
+def _render(capsys: pytest.CaptureFixture[str], out: Path, *more: str) -> tuple[int, str]:
+    code = cli.main(["render", "--catalog", str(FIXTURE_CATALOG), "--out", str(out), *more])
+    return code, capsys.readouterr().err
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def pages() -> dict[str, bytes]:
+    return {rel: text.encode("utf-8") for rel, text in site_files(FIXTURE_CATALOG).items()}
+
+
+@pytest.mark.parametrize("start", ["missing", "empty", "missing parents"])
+def test_a_new_or_empty_folder_gets_exactly_the_pages(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                      pages: dict[str, bytes], start: str) -> None:
+    out = tmp_path / ("a/b/pages" if start == "missing parents" else "pages")
+    if start == "empty":
+        out.mkdir()
+    code, err = _render(capsys, out)
+    assert code == 0, err
+    assert _tree(out) == pages
+    assert sorted(p.name for p in out.parent.iterdir()) == ["pages"], "no staging folder is left"
+
+
+def test_a_folder_that_is_not_empty_is_refused_in_one_line(capsys: pytest.CaptureFixture[str],
+                                                           tmp_path: Path) -> None:
+    out = tmp_path / "pages"
+    out.mkdir()
+    (out / "mine.md").write_text("# mine\n", encoding="utf-8")
+    code, err = _render(capsys, out)
+    assert code == 2 and err.count("\n") == 1
+    assert err == (f"catalog-docs: error: {out} is not empty: render --out writes only into a new or empty folder; "
+                   "--replace replaces the whole folder (nothing was written)\n")
+    assert _tree(out) == {"mine.md": b"# mine\n"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pages"]
+
+
+def test_replace_swaps_the_folder_and_never_follows_a_link_in_it(capsys: pytest.CaptureFixture[str],
+                                                                 tmp_path: Path, pages: dict[str, bytes]) -> None:
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "deep" / "keep.md").write_text("keep\n", encoding="utf-8")
+    out = tmp_path / "pages"
+    (out / "operations").mkdir(parents=True)
+    (out / "operations" / "index.md").symlink_to(outside / "deep" / "keep.md")
+    (out / "linked").symlink_to(outside)
+    (out / "old.md").write_text("old\n", encoding="utf-8")
+    code, err = _render(capsys, out, "--replace")
+    assert code == 0, err
+    assert _tree(out) == pages and not any(p.is_symlink() for p in out.rglob("*"))
+    assert _tree(outside) == {"deep/keep.md": b"keep\n"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["outside", "pages"], "nothing is left beside it"
+
+
+@pytest.mark.parametrize("replace", [False, True])
+@pytest.mark.parametrize("kind", ["link to a folder", "link to nothing", "file"])
+def test_a_link_or_a_file_at_the_folder_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                   kind: str, replace: bool) -> None:
+    target = tmp_path / "target"
+    target.mkdir()
+    (target / "keep.md").write_text("keep\n", encoding="utf-8")
+    out = tmp_path / "pages"
+    if kind == "file":
+        out.write_text("a file\n", encoding="utf-8")
+    else:
+        out.symlink_to(target if kind == "link to a folder" else tmp_path / "missing")
+    code, err = _render(capsys, out, *(["--replace"] if replace else []))
+    assert code == 2 and err.count("\n") == 1 and "nothing was written" in err
+    assert ("is a symbolic link" in err) == (kind != "file")
+    assert _tree(target) == {"keep.md": b"keep\n"} and not (tmp_path / "missing").exists()
+    assert out.is_symlink() or out.read_text(encoding="utf-8") == "a file\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pages", "target"]
+
+
+def test_an_invalid_catalogue_writes_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    catalog = tmp_path / "catalog"
+    catalog.mkdir()
+    (catalog / "service.yaml").write_text("name: [\n", encoding="utf-8")
+    code = cli.main(["render", "--catalog", str(catalog), "--out", str(tmp_path / "pages")])
+    assert code == 1 and "service.yaml:" in capsys.readouterr().err
+    assert not (tmp_path / "pages").exists()
