@@ -1,9 +1,10 @@
 """`diff --against REV` on revisions written by someone the reviewer does not know: the revision is data.
 
 Hostile trees are made with git's plumbing (`git mktree` accepts names a checkout never writes: `..`, `.git`,
-a backslash, an empty name) on a fake catalogue. Whatever the tree holds, nothing outside the temporary
-folders changes; a refused revision says so on one line naming the entry, exits 2 and writes nothing at all;
-an over-limit blob is never read whole.
+a backslash, an empty name) on a fake catalogue. Whatever the tree holds, nothing is written anywhere (the
+revision is read into memory, not laid out in a temporary folder); a refused revision says so on one line
+naming the entry, exits 2; an over-limit blob is never read whole, and a tree over the limits on its entries
+or their total size is refused from its listing, before anything is read.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -122,17 +124,12 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Sandbox:
 
 @contextlib.contextmanager
 def temp_folders_watched(sandbox: Sandbox) -> Iterator[list[str]]:
-    """Every TemporaryDirectory the command makes lands in the sandbox's tmp folder; yields their names."""
+    """Any temporary file or folder the command makes (through `tempfile`) lands in the sandbox's tmp folder;
+    yields what was left there. The command makes none: a revision is read into memory."""
     made: list[str] = []
-    real = tempfile.TemporaryDirectory
-
-    def spy(*args: object, **kwargs: object) -> tempfile.TemporaryDirectory[str]:
-        folder = real(*args, dir=sandbox.tmp, **kwargs)  # type: ignore[call-overload]  # passes the caller's own
-        made.append(folder.name)
-        return folder
-
-    with mock.patch.object(revision.tempfile, "TemporaryDirectory", spy):
+    with mock.patch.object(tempfile, "tempdir", str(sandbox.tmp)):
         yield made
+    made.extend(p.name for p in sandbox.tmp.iterdir())
 
 
 def run_against(sandbox: Sandbox, rev: str) -> tuple[int, str, str]:
@@ -177,7 +174,7 @@ def test_a_hostile_tree_touches_nothing_and_is_refused_on_one_line(sandbox: Sand
         code, out, err = run_against(sandbox, rev)
     assert sandbox.state() == before  # nothing written or removed in the repository or the temporary folders
     assert set(Path("/").iterdir()) == root_before
-    assert list(sandbox.tmp.iterdir()) == []
+    assert made == [] and list(sandbox.tmp.iterdir()) == []  # no temporary folder, refused or not
     bad = [p for p in planted if refused(p)]
     if bad:
         assert code == 2 and out == "", err
@@ -187,7 +184,6 @@ def test_a_hostile_tree_touches_nothing_and_is_refused_on_one_line(sandbox: Sand
         # git itself cannot list a tree with an empty name: the error says so, with git's words.
         unreadable = any(p.name == "" for p in planted) and "git cannot read its tree (empty filename" in err
         assert unreadable or any(name in err for name in shown), (shown, err)
-        assert made == []  # refused before any folder was made: nothing written anywhere
     else:
         assert code in (0, 1), err
         if code == 1:  # the revision's catalogue does not load: its errors, each named as git names the file
@@ -263,3 +259,61 @@ def test_a_200_mb_blob_is_never_read(tmp_path: Path) -> None:
     assert code == 1, result.stderr
     assert "expected a file of at most" in result.stderr and "listing.yaml" in result.stderr
     assert peak_kib < 100 * 1024, f"peak RSS {peak_kib} KiB"
+
+
+def _peak_run(repo: Path, rev: str) -> tuple[int, int, float, str]:
+    """`diff --against REV` in a new process: its exit code, peak memory (KiB), seconds and standard error."""
+    probe = ("import json, pathlib, re, sys, time; from catalog_docs.cli import main; t = time.monotonic(); "
+             "code = main(sys.argv[1:]); took = time.monotonic() - t; "
+             "hwm = re.search(r'VmHWM:\\s+(\\d+) kB', pathlib.Path('/proc/self/status').read_text()); "
+             "print(json.dumps([code, int(hwm.group(1)), took]), file=sys.__stdout__)")
+    result = subprocess.run([sys.executable, "-c", probe, "diff", "--against", rev], cwd=repo, capture_output=True,
+                            text=True, timeout=300)
+    code, peak_kib, took = json.loads(result.stdout.splitlines()[-1])
+    return code, peak_kib, took, result.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the peak from /proc")
+def test_forty_entries_naming_one_compressible_blob_are_refused_before_reading(tmp_path: Path) -> None:
+    """The issue's case: 40 version files, all one 4 MiB blob that compresses to almost nothing, were each
+    written to a temporary folder (164 MB, 49 s). Their total is over the limit: refused from the listing."""
+    box = Sandbox(tmp_path)
+    oid = box.blob(b"a" * MAX_BYTES)
+    deeper = box.tree(None, [f"100644 blob {oid}\tFAKE-{i}.yaml" for i in range(40)])
+    catalog = [r for r in git(box.repo, "ls-tree", "-z", "HEAD:catalog").split("\0")
+               if r and not r.endswith("\tversions")]
+    tree = git(box.repo, "mktree", "-z", stdin="".join(f"{r}\0" for r in
+                                                       [*catalog, f"040000 tree {deeper}\tversions"]).encode())
+    rev = git(box.repo, "commit-tree", box.tree(None, [f"040000 tree {tree}\tcatalog"]), "-m", "forty")
+    before = box.state()
+    code, peak_kib, took, err = _peak_run(box.repo, rev)
+    assert code == 2 and err.count("\n") == 1, err
+    found = re.fullmatch(rf"catalog-docs: error: revision {re.escape(repr(rev))} refused: its catalogue files hold "
+                         rf"(\d+) bytes, over the {revision.MAX_TOTAL_BYTES} a catalogue may have; nothing was read "
+                         r"from it or written\n", err)
+    assert found and int(found.group(1)) > 40 * MAX_BYTES, err
+    assert took < 2 and peak_kib < 100 * 1024, (took, peak_kib)
+    assert box.state() == before
+
+
+def test_a_tree_of_too_many_entries_is_refused_before_reading(sandbox: Sandbox) -> None:
+    many = sandbox.tree(None, [f"100644 blob {sandbox.blob(b'x')}\tnote-{i}.txt"
+                               for i in range(revision.MAX_ENTRIES + 1)])
+    catalog = [r for r in git(sandbox.repo, "ls-tree", "-z", "HEAD:catalog").split("\0") if r]
+    tree = git(sandbox.repo, "mktree", "-z", stdin="".join(f"{r}\0" for r in
+                                                           [*catalog, f"040000 tree {many}\tnotes"]).encode())
+    rev = git(sandbox.repo, "commit-tree", sandbox.tree(None, [f"040000 tree {tree}\tcatalog"]), "-m", "many")
+    code, out, err = run_against(sandbox, rev)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"catalog-docs: error: revision {rev!r} refused: its catalogue folder has "
+                          f"{revision.MAX_ENTRIES + 4 + 3} entries, over the {revision.MAX_ENTRIES} a catalogue may "
+                          "have"), err
+
+
+def test_a_revision_within_the_limits_loads_from_memory_and_names_files_as_git_does(sandbox: Sandbox) -> None:
+    rev = sandbox.commit_with([Planted(where=("versions",), name="FAKE-9.0.yaml", kind="file",
+                                       content=b"label: [unclosed\n")])
+    with temp_folders_watched(sandbox) as made:
+        code, _, err = run_against(sandbox, rev)
+    assert code == 1 and made == [], err
+    assert f"{rev}:catalog/versions/FAKE-9.0.yaml:" in err

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -60,6 +61,38 @@ def classify(path: Path, root: Path) -> tuple[Kind, int, str]:
     if stat.S_ISREG(st.st_mode):
         return "file", st.st_mode, ""
     return ("folder" if stat.S_ISDIR(st.st_mode) else "special"), st.st_mode, ""
+
+
+def memory_sources(root: Path, names: Collection[tuple[str, ...]]) -> list[Source]:
+    """catalogue_sources for a catalogue held in memory (a git revision's files, `names` their components below
+    the catalogue folder, each a regular file): the same entries in the same order, each named under `root`.
+    A name that is only a prefix of others is a folder; there are no links or special files in memory."""
+    folders = {parts[:n] for parts in names for n in range(1, len(parts))}
+
+    def source(parts: tuple[str, ...], role: Role) -> Source:
+        kind: Kind = "file" if parts in names else "folder" if parts in folders else "missing"
+        mode = stat.S_IFREG | 0o644 if kind == "file" else stat.S_IFDIR | 0o755 if kind == "folder" else 0
+        return Source(path=root.joinpath(*parts), role=role, kind=kind, mode=mode)
+
+    out = [source((name,), role) for name, role in FIXED_FILES.items()]
+    tops = sorted({parts[0] for parts in names})
+    out += [source((name,), "unexpected") for name in tops
+            if Path(name).suffix in (".yaml", ".yml") and name not in FIXED_FILES]
+    if (VERSIONS_DIR,) in folders:
+        for name in sorted({parts[1] for parts in names if len(parts) > 1 and parts[0] == VERSIONS_DIR}):
+            role = _version_entry_role(name, (VERSIONS_DIR, name) in folders)
+            if role is not None:
+                out.append(source((VERSIONS_DIR, name), role))
+    return out
+
+
+def _version_entry_role(name: str, folder: bool) -> Role | None:
+    """What an entry of versions/ is to the loader (None: not looked at), as catalogue_sources decides."""
+    if Path(name).suffix == ".yaml":
+        return "version-label"
+    if name.startswith(".") or folder:
+        return None
+    return "unexpected-in-versions"
 
 
 def looks_like_catalogue(catalog_dir: Path) -> bool:

@@ -32,7 +32,7 @@ from catalog_docs.catalog.nodes import (
     Yaml11Value,
     resolve_plain,
 )
-from catalog_docs.catalog.read import _decoded, _read_regular, char_name, read_text
+from catalog_docs.catalog.read import _decoded, _read_regular, char_name, oversize_problem, read_text
 from catalog_docs.catalog.read import file_problem as _problem
 from catalog_docs.catalog.syntax import syntax_problem
 from catalog_docs.errors import Problem
@@ -437,6 +437,14 @@ def _loaded(name: str, text: str | None, problems: list[tuple[Problem, int | Non
         return LoadedFile(name=name, root=None, problems=located, outline=outline)
     root, found = parse(text, name)
     return LoadedFile(name=name, root=root, problems=tuple(found))
+
+
+def load_data(data: bytes | int, name: str) -> LoadedFile:
+    """load_file for a file held in memory (a blob of a git revision): its bytes, or its size when it is over
+    the limit and was never read (refused with the error a file of that size on disk gets)."""
+    if isinstance(data, int):
+        return _loaded(name, None, [(oversize_problem(name, data), None)], None)
+    return _load_bytes(data, name)
 
 
 def load_file(path: Path, name: str, cache: ParseCache | None = None) -> LoadedFile:

@@ -64,6 +64,12 @@ def kind_word(mode: int) -> str:
     return _KIND_WORDS.get(stat.S_IFMT(mode), "a special file")
 
 
+def oversize_problem(name: str, size: int) -> Problem:
+    """A file over MAX_BYTES, refused by its size before it is read."""
+    return file_problem(name, 1, 1, f"a file of at most {MAX_BYTES} bytes", f"{size} bytes",
+                        "split the data or check that the file is a catalogue file")
+
+
 def _read_regular(path: Path, name: str) -> tuple[bytes | None, Problem | None]:
     """The bytes of a regular file of at most MAX_BYTES. Pipes, devices, sockets and dangling links are
     refused from their metadata, and the file is opened non-blocking, so nothing here waits for a writer
@@ -79,8 +85,7 @@ def _read_regular(path: Path, name: str) -> tuple[bytes | None, Problem | None]:
     if not stat.S_ISREG(st.st_mode):
         return None, file_problem(name, 1, 1, "a regular file", kind_word(st.st_mode), hint_special)
     if st.st_size > MAX_BYTES:
-        return None, file_problem(name, 1, 1, f"a file of at most {MAX_BYTES} bytes", f"{st.st_size} bytes",
-                              "split the data or check that the file is a catalogue file")
+        return None, oversize_problem(name, st.st_size)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:

@@ -6,12 +6,15 @@ A revision is data written by someone the reviewer may not know, so nothing in i
   catalogue folder is checked before anything is read or written: a name with a `.`, `..` or `.git`
   component, an empty component, a backslash or NUL, an absolute name, a symbolic link or a submodule
   refuses the whole revision with one line naming the entry (exit 2), and nothing is written anywhere.
-- The blobs are read through one `git cat-file --batch` stream, one at a time, never more than the loader's
-  size limit each: a blob over the limit is never read (its size came with the listing).
-- The files are then laid out in a temporary folder this module creates, under the names it has just
-  checked, and loaded with the same `load_catalog` as the working tree, so both sides pass the same rules
-  (and the same, current, JSON Schemas). A blob over the limit is laid out as a sparse file of its size, so
-  the loader refuses it with the very error a working-tree file of that size gets, without reading it.
+- Before anything is read, the listing is held to limits: at most MAX_ENTRIES entries, and at most
+  MAX_TOTAL_BYTES in the files the loader would read (a few dozen entries naming one compressible blob would
+  otherwise be read, and parsed, many times over).
+- The blobs are read into memory through one `git cat-file --batch` stream, one at a time (each object once),
+  never more than the loader's size limit each: a blob over the limit is never read (its size came with the
+  listing), and the loader refuses it with the very error a working-tree file of that size gets.
+- The files are loaded from memory (`validate.load_catalog_from_memory`) by the same rules as the working tree
+  (and the same, current, JSON Schemas), named as git names them (`REV:catalog/listing.yaml`). Nothing is ever
+  written: no temporary folder, no file.
 """
 
 from __future__ import annotations
@@ -19,15 +22,20 @@ from __future__ import annotations
 import dataclasses
 import os
 import subprocess
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
 from catalog_docs.catalog.files import MAX_BYTES, VERSIONS_DIR
 from catalog_docs.catalog.model import Catalog
-from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.catalog.validate import load_catalog_from_memory
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
+
+MAX_ENTRIES = 10_000
+"""At most this many tree entries under the catalogue folder (a catalogue has a few dozen files)."""
+MAX_TOTAL_BYTES = 32 * 1024 * 1024
+"""At most this many bytes in the files the loader reads, summed (a synthetic catalogue of 1,000 operations and
+20 labels has about 5 MB; each file is held to the loader's own 4 MiB besides)."""
 
 
 class RevisionCatalogInvalid(CatalogDocsError):
@@ -188,8 +196,19 @@ def _refusal(entry: TreeEntry, seen: set[tuple[str, ...]], folders: set[tuple[st
 def _laid_out(parts: tuple[str, ...]) -> tuple[str, ...]:
     """The part of an entry's name the loader looks at: a top-level entry, or one in versions/. A deeper
     file is never read, only the folder that holds it is seen (and refused when it has a catalogue file's
-    name), so only that folder is made."""
+    name)."""
     return parts[:2] if parts[0] == VERSIONS_DIR else parts[:1]
+
+
+def _limits(entries: list[TreeEntry], rev: str) -> None:
+    """Refuse a revision over the limits, from its listing alone (nothing has been read yet)."""
+    if len(entries) > MAX_ENTRIES:
+        raise RevisionRefused(f"revision {rev!r} refused: its catalogue folder has {len(entries)} entries, over "
+                              f"the {MAX_ENTRIES} a catalogue may have; nothing was read from it or written")
+    total = sum(e.size or 0 for e in entries if _laid_out(e.parts) == e.parts and (e.size or 0) <= MAX_BYTES)
+    if total > MAX_TOTAL_BYTES:
+        raise RevisionRefused(f"revision {rev!r} refused: its catalogue files hold {total} bytes, over the "
+                              f"{MAX_TOTAL_BYTES} a catalogue may have; nothing was read from it or written")
 
 
 class _BlobStream:
@@ -222,56 +241,37 @@ class _BlobStream:
         self._proc.wait()
 
 
-def _lay_out(entries: list[TreeEntry], top: Path, root: Path) -> None:
-    """Write the checked entries the loader looks at into `root`, a folder this module just made."""
-    root.mkdir()
+def _read(entries: list[TreeEntry], top: Path) -> dict[tuple[str, ...], bytes | int]:
+    """The checked entries, in memory: each file the loader reads by its bytes (each object read once), one
+    over the limit by its size alone, and a deeper entry (never read) by its size, so that the folder
+    holding it is seen."""
+    files: dict[tuple[str, ...], bytes | int] = {}
+    blobs: dict[str, bytes] = {}
     stream = _BlobStream(top)
     try:
         for entry in entries:
-            kept = _laid_out(entry.parts)
-            target = root.joinpath(*kept)
-            if kept != entry.parts:
-                target.mkdir(parents=True, exist_ok=True)
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
             size = entry.size or 0
-            if size > MAX_BYTES:
-                # Never read: a sparse stand-in of the same size, which the loader refuses by its size alone.
-                with target.open("xb") as out:
-                    out.truncate(size)
-            else:
-                target.write_bytes(stream.read(entry))
+            if _laid_out(entry.parts) != entry.parts or size > MAX_BYTES:
+                files[entry.parts] = size
+                continue
+            if entry.oid not in blobs:
+                blobs[entry.oid] = stream.read(entry)
+            files[entry.parts] = blobs[entry.oid]
     finally:
         stream.close()
+    return files
 
 
 def catalog_at_revision(catalog_dir: Path, rev: str) -> Catalog:
-    """Load the catalogue folder `catalog_dir` as it is at git revision `rev` (a branch, tag, commit, HEAD~3)."""
+    """Load the catalogue folder `catalog_dir` as it is at git revision `rev` (a branch, tag, commit, HEAD~3),
+    in memory."""
     top, prefix = _checkout(catalog_dir)
     commit = _commit(top, rev)
     entries = revision_entries(top, commit, prefix, rev)
-    with tempfile.TemporaryDirectory(prefix="catalog-docs-rev-") as tmp:
-        root = Path(tmp) / "catalog"
-        _lay_out(entries, top, root)
-        try:
-            return load_catalog(root)
-        except CatalogInvalid as exc:
-            # Name the files as git does (`REV:catalog/listing.yaml`), not by the temporary copy.
-            problems = [dataclasses.replace(p, file=_revision_name(p.file, root, rev, prefix)) for p in exc.problems]
-            raise RevisionCatalogInvalid(rev, CatalogInvalid(problems)) from None
-
-
-def _revision_name(shown: str, root: Path, rev: str, prefix: str) -> str:
-    """`REV:catalog/listing.yaml` for a file of the temporary copy, however the loader displayed it."""
-    for form in (str(root), str(root.resolve()), _relative(root)):
-        if form and shown.startswith(form):
-            return f"{rev}:{prefix}{shown[len(form):]}"
-    return shown
-
-
-def _relative(path: Path) -> str:
+    _limits(entries, rev)
+    files = _read(entries, top)
+    folder = "" if prefix == "." else f"{prefix}/"
     try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return ""
-
+        return load_catalog_from_memory(files, lambda parts: f"{rev}:{folder}{'/'.join(parts)}")
+    except CatalogInvalid as exc:
+        raise RevisionCatalogInvalid(rev, exc) from None

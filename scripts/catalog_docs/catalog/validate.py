@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from catalog_docs.catalog.explain import explain
-from catalog_docs.catalog.files import FIXED_FILES, Source, catalogue_sources
+from catalog_docs.catalog.files import FIXED_FILES, Source, catalogue_sources, memory_sources
 from catalog_docs.catalog.gcpause import paused_gc
 from catalog_docs.catalog.listing_rules import listing_rules, node_text
-from catalog_docs.catalog.load import LoadedFile, ParseCache, load_file
+from catalog_docs.catalog.load import LoadedFile, ParseCache, load_data, load_file
 from catalog_docs.catalog.locate import shown_path
 from catalog_docs.catalog.located import CatalogFile, FileKind, child, key_path
 from catalog_docs.catalog.model import (
@@ -149,26 +149,31 @@ REFUSALS: tuple[Callable[[Source], Refusal | None], ...] = (
 """Why an entry of the folder is not read, by the first rule that refuses it; an entry none refuses is loaded."""
 
 
-def _folder_problem(catalog_dir: Path, expected: str, found: str, hint: str) -> Problem:
-    return Problem(file=shown_path(catalog_dir), line=1, column=1, key_path="(catalogue)", expected=expected,
-                   found=found, hint=hint)
+def _folder_problem(shown: str, expected: str, found: str, hint: str) -> Problem:
+    return Problem(file=shown, line=1, column=1, key_path="(catalogue)", expected=expected, found=found, hint=hint)
 
 
 def _collect_files(catalog_dir: Path, parsed: ParseCache | None = None) -> tuple[list[_File], list[Problem]]:
     if not catalog_dir.is_dir():
-        return [], [_folder_problem(catalog_dir, "a catalogue folder", "no such folder",
+        return [], [_folder_problem(shown_path(catalog_dir), "a catalogue folder", "no such folder",
                                     "pass --catalog DIR or run from the project root")]
+    return _collect(catalogue_sources(catalog_dir), shown_path, lambda path: load_file(path, shown_path(path), parsed))
+
+
+def _collect(sources: list[Source], shown: Callable[[Path], str],
+             load: Callable[[Path], LoadedFile]) -> tuple[list[_File], list[Problem]]:
+    """The entries of a catalogue folder (on disk or in memory), each refused or loaded, and every problem."""
     files: list[_File] = []
     problems: list[Problem] = []
     wanted: list[tuple[Path, FileKind]] = []
-    for source in catalogue_sources(catalog_dir):
+    for source in sources:
         refusal = next((r for r in (rule(source) for rule in REFUSALS) if r is not None), None)
         if refusal is not None:
-            problems.append(_folder_problem(source.path, *refusal))
+            problems.append(_folder_problem(shown(source.path), *refusal))
         elif source.role in ("service", "listing", "not-shown", "version-label"):
             wanted.append((source.path, source.role))
     for path, kind in wanted:
-        result = load_file(path, shown_path(path), parsed)
+        result = load(path)
         f = _File(kind=kind, loaded=result)
         for found, where in result.problems:
             problems.append(found if where is None else replace(found, key_path=key_path(f, where)))
@@ -218,7 +223,26 @@ def load_catalog(catalog_dir: Path | str, *, cache: LoadCache | None = None) -> 
     """Load, validate and model a catalogue folder, or raise CatalogInvalid with every problem found.
     With `cache`, files unchanged since its last load are neither parsed nor schema-checked again."""
     catalog_dir = Path(catalog_dir)
-    files, problems = _collect_files(catalog_dir, cache.parsed if cache is not None else None)
+    return _validated(*_collect_files(catalog_dir, cache.parsed if cache is not None else None), cache)
+
+
+@paused_gc()
+def load_catalog_from_memory(files: dict[tuple[str, ...], bytes | int], name: Callable[[tuple[str, ...]], str]
+                             ) -> Catalog:
+    """load_catalog for a catalogue held in memory (a git revision's): `files` maps each file's name components
+    below the catalogue folder to its bytes, or to its size when it is over the limit and was never read;
+    `name(parts)` is how messages name an entry. The same entries are looked at and the same rules apply."""
+    root = Path("/")
+    sources = memory_sources(root, files)
+
+    def parts(path: Path) -> tuple[str, ...]:
+        return path.relative_to(root).parts
+
+    return _validated(*_collect(sources, lambda path: name(parts(path)),
+                                lambda path: load_data(files[parts(path)], name(parts(path)))), None)
+
+
+def _validated(files: list[_File], problems: list[Problem], cache: LoadCache | None) -> Catalog:
     good: list[_File] = []
     for f in files:
         found, passed = cache.checked(f) if cache is not None else _schema_checked(f)
