@@ -296,3 +296,15 @@ def test_the_engine_folder_refuses_the_same_clashes(directory_urls: bool) -> Non
     for hand in ("legend.md", "downloads/catalog.json", "operations/README.md", clash):
         with pytest.raises(CatalogDocsError, match=f"docs/{hand} is hand-written at .*its page"):
             refuse_collisions(generated, [hand], directory_urls)
+
+
+def test_pages_an_older_catalog_docs_rendered_into_docs_are_named_as_such() -> None:
+    """A checkout that rendered into docs/ before keeps those files (no longer ignored by git): they clash, and
+    the error says where they came from. The old manifest is only looked for by name, never read."""
+    generated = site_files(FIXTURE_CATALOG)
+    with pytest.raises(CatalogDocsError) as info:
+        refuse_collisions(generated, [".catalog-docs-manifest.json", "index.md", "legend.md"], True)
+    lines = str(info.value).splitlines()
+    assert lines[0].startswith("docs/index.md is hand-written at index.html") and lines[-1] == "nothing was built"
+    assert lines[-2] == ("docs/.catalog-docs-manifest.json is there: these are pages an older catalog-docs rendered "
+                         "into docs/, which it no longer does (the pages are made in memory): delete them and it")

@@ -24,10 +24,18 @@ MAX_FILE_BYTES = 100 * 1024 * 1024
 MAX_ENTRIES = 10_000
 """At most this many files and folders in docs/."""
 _SHOWN_PROBLEMS = 10
+OLD_MANIFEST = ".catalog-docs-manifest.json"
+"""Where catalog-docs before issue 32 listed the pages it wrote into docs/: only named in a hint, never read."""
 
 
 class DocsRefused(CatalogDocsError):
-    """docs/ holds something no engine can read safely: nothing was built."""
+    """docs/ holds something no engine can read safely: nothing was built. One problem per line."""
+
+    def __str__(self) -> str:
+        return "\n".join(for_terminal(line) for line in Exception.__str__(self).split("\n"))
+
+    def report(self) -> str:
+        return "\n".join(f"catalog-docs: error: {line}" for line in str(self).split("\n"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -142,5 +150,9 @@ def refuse_collisions(generated: dict[str, str], hand: list[str], directory_urls
         if page is not None:
             clashes.append(f"{for_terminal(shown + '/' + rel)} is hand-written at {dest_of(rel, directory_urls)}, "
                            f"which the catalogue generates (its page {page}): rename or move the hand-written file")
-    if clashes:
-        raise DocsRefused("\n".join([*clashes, "nothing was built"]))
+    if not clashes:
+        return
+    if OLD_MANIFEST in hand:
+        clashes.append(f"{shown}/{OLD_MANIFEST} is there: these are pages an older catalog-docs rendered into "
+                       f"{shown}/, which it no longer does (the pages are made in memory): delete them and it")
+    raise DocsRefused("\n".join([*clashes, "nothing was built"]))
