@@ -197,6 +197,38 @@ def test_the_log_is_read_as_data() -> None:
     assert parse_log(log, shallow=True)["X-2"].known == "commit"
 
 
+@pytest.mark.parametrize("date", ["9999-12-31T23:00:00-01:00", "1969-12-31T23:59:59+00:00",
+                                  "0001-01-01T00:30:00+01:00"])
+def test_a_commit_date_outside_1970_to_9999_in_utc_is_ignored_with_a_warning(date: str) -> None:
+    """Such a date reached datetime's limits (OverflowError) and stopped every build; now the commit dates
+    nothing, and each label it added is dated by the next commit that has it with a usable date."""
+    log = (f"\x1e{HASH_B}\x1f2024-02-01T00:00:00+00:00\x1f{HASH_A}\0\nversions/X-1.yaml\0"
+           f"\x1e{HASH_A}\x1f{date}\x1f\0\nversions/X-1.yaml\0versions/X-2.yaml\0").encode()
+    warnings: list[str] = []
+    found = parse_log(log, shallow=False, warnings=warnings)
+    assert set(found) == {"X-1"} and found["X-1"].commit == HASH_B
+    assert warnings == [f"commit {HASH_A[:12]} is dated {date!r}, outside the years 1970-9999 in UTC: its date is "
+                        "ignored, and the labels it added are dated by the next commit that has them"]
+
+
+def test_the_issues_far_future_commit_is_a_warning_not_a_traceback(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copytree(FIXTURE_CATALOG, tmp_path / "catalog")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "catalog")
+    _git(tmp_path, "commit", "-q", "-m", "far future", date="@253402300800 -0100")
+    first = tmp_path / "catalog" / "versions" / f"{label_slug(_labels()[0])}.yaml"
+    first.write_text(first.read_text(encoding="utf-8") + "# checked again\n", encoding="utf-8")
+    _git(tmp_path, "commit", "-q", "-am", "a usable date", date=SECOND)
+    history = label_history(tmp_path / "catalog")
+    assert len(history.warnings) == 1 and "outside the years 1970-9999 in UTC" in history.warnings[0]
+    assert set(history.added) == {label_slug(_labels()[0])}
+    docs = site_files(tmp_path / "catalog")
+    assert "Added to this catalogue on 2024&#45;02&#45;03" in docs["changelog/index.md"]
+    err = capsys.readouterr().err
+    assert err.count("catalog-docs: warning: commit ") == 1 and "Traceback" not in err
+
+
 def test_git_is_never_pointed_elsewhere_by_the_environment(repo: Path, tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     other = tmp_path / "other"

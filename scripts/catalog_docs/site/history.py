@@ -25,6 +25,8 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
+from catalog_docs.escape import for_terminal
+
 BuildTimeSource = Literal["SOURCE_DATE_EPOCH", "clock"]
 Known = Literal["commit", "boundary"]
 """`commit`: the commit that added the label's file. `boundary`: the oldest commit of a shallow clone, which
@@ -70,6 +72,8 @@ class LabelHistory:
     added: Mapping[str, Added] = field(default_factory=dict)
     shallow: bool = False
     build: BuildTime
+    warnings: tuple[str, ...] = ()
+    """Commits whose date was ignored (outside the years 1970-9999 in UTC), each in one line."""
 
     def date_of(self, slug: str) -> datetime:
         """The date an entry of the label with this slug carries: its addition, else the build's date."""
@@ -77,8 +81,8 @@ class LabelHistory:
         return found.when if found is not None else self.build.when
 
     def stamp(self) -> str:
-        """What of the history a render's output depends on, for its fingerprint (the build time aside: a
-        render that is skipped keeps the pages, and the date, of the build that wrote them)."""
+        """What of the history the changelog's pages depend on, for the preview's page keys (the build time
+        aside: the render adds it where it is shown)."""
         digest = hashlib.sha256(f"{self.repository}\0{self.reason}\0{self.shallow}".encode())
         for slug in sorted(self.added):
             a = self.added[slug]
@@ -133,25 +137,43 @@ def _first_line(data: bytes) -> str:
     return text[0][:200] if text else "no message"
 
 
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+"""Commit dates before this, or after the year 9999 in UTC, are ignored (git accepts both; Python's datetime and
+the feed's RFC 3339 dates cannot hold every one of them)."""
+
+
 def _commit_time(text: str) -> datetime | None:
+    """The committer date in UTC, or None when it is not a date with an offset, or is outside 1970-9999 in UTC
+    (`9999-12-31T23:00:00-01:00` is in the year 10000 in UTC)."""
     try:
         when = datetime.fromisoformat(text)
-    except ValueError:
+        if when.tzinfo is None:
+            return None
+        when = when.astimezone(UTC)
+    except (ValueError, OverflowError):
         return None
-    return when.astimezone(UTC) if when.tzinfo is not None else None
+    return when if when >= EARLIEST else None
 
 
-def parse_log(output: bytes, *, shallow: bool) -> dict[str, Added]:
-    """The oldest addition of each version file in `git log -z --name-only --relative` output (newest commit
+def parse_log(output: bytes, *, shallow: bool, warnings: list[str] | None = None) -> dict[str, Added]:
+    """The oldest commit of each version file in `git log -z --name-only --relative` output (newest commit
     first; each commit as RS hash US committer-date US parents NUL, then its file names, each ending in NUL),
     under its slug: `versions/<slug>.yaml` -> slug. A record or name of another shape is skipped: it dates
-    nothing, and a name is only ever a key to look a label's slug up by, never a path."""
+    nothing, and a name is only ever a key to look a label's slug up by, never a path. A commit whose date is
+    outside 1970-9999 in UTC is skipped too, with a line in `warnings`: its files are dated by the next commit
+    that has them and a usable date."""
     found: dict[str, Added] = {}
     for record in output.decode("utf-8", "replace").split("\x1e")[1:]:
         head, _, names = record.partition("\0")
         fields = head.split("\x1f")
-        when = _commit_time(fields[1]) if len(fields) == 3 else None
-        if when is None or not _HASH.fullmatch(fields[0]) or not (fields[2] == "" or _PARENTS.fullmatch(fields[2])):
+        if len(fields) != 3 or not _HASH.fullmatch(fields[0]) or not (fields[2] == "" or _PARENTS.fullmatch(fields[2])):
+            continue
+        when = _commit_time(fields[1])
+        if when is None:
+            if warnings is not None:
+                warnings.append(f"commit {fields[0][:12]} is dated {for_terminal(fields[1][:40])!r}, outside the "
+                                "years 1970-9999 in UTC: its date is ignored, and the labels it added are dated by "
+                                "the next commit that has them")
             continue
         known: Known = "boundary" if shallow and not fields[2] else "commit"
         for name in names.split("\0"):
@@ -174,7 +196,9 @@ def label_history(catalog_dir: Path) -> LabelHistory:
         if answers[:1] != ["true"]:
             return no_history("it is not in a git work tree")
         shallow = answers[1:2] == ["true"]
-        log = _run_git(catalog_dir, "log", "--no-renames", "--diff-filter=A", "-z", "--name-only", "--relative",
+        # Every commit that touched versions/, not only the additions: a file's oldest is its addition, and when
+        # that one's date is unusable, the next one dates it.
+        log = _run_git(catalog_dir, "log", "--no-renames", "-z", "--name-only", "--relative",
                        "--format=%x1e%H%x1f%cI%x1f%P", "--", "versions")
     except FileNotFoundError:
         return no_history("git is not installed")
@@ -185,5 +209,6 @@ def label_history(catalog_dir: Path) -> LabelHistory:
         if b"does not have any commits" in log.stderr:
             return LabelHistory(repository=True, shallow=shallow, build=build_time())
         return no_history(f"git could not read it: {_first_line(log.stderr)}")
-    return LabelHistory(repository=True, added=parse_log(log.stdout, shallow=shallow), shallow=shallow,
-                        build=build_time())
+    warnings: list[str] = []
+    added = parse_log(log.stdout, shallow=shallow, warnings=warnings)
+    return LabelHistory(repository=True, added=added, shallow=shallow, build=build_time(), warnings=tuple(warnings))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,18 @@ def directory_urls_of(project: Path) -> bool:
     return not (found and found.group(1).lower() in ("false", "no", "off"))
 
 
+_warned: set[str] = set()
+
+
+def _warn(lines: tuple[str, ...]) -> None:
+    """Each warning of the history once per process, on standard error: a warning mkdocs counted would stop
+    every strict build, which one odd commit must not do."""
+    for line in lines:
+        if line not in _warned:
+            _warned.add(line)
+            print(f"catalog-docs: warning: {line}", file=sys.stderr, flush=True)
+
+
 def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: bool = False) -> dict[str, str]:
     """Load, validate and render the catalogue: every generated page and download, in memory. `directory_urls`
     is the builder's `use_directory_urls` (by default read from the mkdocs.yml beside the catalogue folder).
@@ -83,6 +96,7 @@ def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: 
     if directory_urls is None:
         directory_urls = directory_urls_of(catalog_dir.parent)
     history = label_history(catalog_dir)
+    _warn(history.warnings)
     if not reuse:
         return render_pages(load_catalog(catalog_dir), directory_urls=directory_urls, history=history)
     kept = _reuse.for_code(code_digest())
