@@ -36,6 +36,18 @@ keeps watching and every page shows the errors. clean and synth do not read the 
 line."""
 
 
+DIFF_EXITS = """
+
+diff exit codes (the review gate is --fail-on with --acknowledged):
+  0  compared; no difference (with --exit-code); no change held (with --fail-on)
+  1  the catalogue here or at REV is invalid; a difference (with --exit-code); a change the gate holds:
+     selected by --fail-on and acknowledged neither itself nor by its plan entry's or label's removal or
+     addition
+  2  an unknown label, plan entry, kind or revision; a refused revision; --max-chars out of range; an
+     acknowledgements file that does not check (each problem at file:line:column) or cannot be read (missing,
+     not a regular file, over 1 MB)"""
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     from catalog_docs.catalog.validate import load_catalog
 
@@ -100,7 +112,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
     request = DiffRequest(catalog_dir=args.catalog, sides=tuple(args.sides), against=args.against, fmt=args.format,
                           exit_code=args.exit_code, fail_on=tuple(args.fail_on), acknowledged=args.acknowledged,
-                          new_name=args.new_name, site_url=args.site_url)
+                          new_name=args.new_name, site_url=args.site_url, max_chars=args.max_chars)
     try:
         result = run_diff(request)
     except AcknowledgementsInvalid as exc:  # the gate cannot run: a usage error, not a failed gate or catalogue
@@ -190,9 +202,10 @@ def _version() -> str:
 
 
 def _add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, *, help: str,
-                 description: str, usage: str | None = None) -> argparse.ArgumentParser:
-    """Add one sub-command, with the exit codes table as its epilog, as every command shows it."""
-    return sub.add_parser(name, help=help, description=description, usage=usage, epilog=EPILOG,
+                 description: str, usage: str | None = None, exits: str = "") -> argparse.ArgumentParser:
+    """Add one sub-command, with the exit codes table as its epilog, as every command shows it (then `exits`,
+    what the command's own codes mean)."""
+    return sub.add_parser(name, help=help, description=description, usage=usage, epilog=EPILOG + exits,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
@@ -274,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
         usage="catalog-docs diff FROM TO [options]\n       catalog-docs diff --against REV [options]",
         description="Compare FROM with TO (each a version label 'UPI_N 1.0.1' or a label and plan entry "
                     "'UPI_N 1.0.1:UPI_N 1.0.0'), or with --against REV the catalogue at a git revision with the "
-                    "working tree.")
+                    "working tree.", exits=DIFF_EXITS)
     diff.add_argument("sides", nargs="*", metavar="FROM TO", help="two labels, or two LABEL:PLAN pairs")
     diff.add_argument("--against", metavar="REV",
                       help="compare the catalogue at git revision REV with the working tree")
@@ -289,7 +302,12 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--acknowledged", metavar="FILE", type=Path, default=None,
                       help="YAML list of {id: CHANGE-ID, reason: TEXT}: those changes do not fail the gate and show "
                            "as acknowledged with their reason; ids that match no change are reported as stale. "
-                           "A file that does not check exits 2, each problem at file:line:column")
+                           "A file that does not check exits 2, each problem at file:line:column. Acknowledging a "
+                           "plan entry's or a label's removal or addition also acknowledges the values it implies")
+    diff.add_argument("--max-chars", metavar="N", type=int, default=None,
+                      help="with --format markdown: the most characters the comment may have (default 64,000, "
+                           "under GitHub's 65,536); past it, ids, table rows and then whole sections are left out "
+                           "between records, every fold stays closed, and a last line says what was left out")
     diff.add_argument("--new-name", metavar="TEXT", default=None,
                       help="with --against: what to call the working tree side (default: its git branch, or short "
                            "commit when detached); in CI, the pull request's head branch")

@@ -310,7 +310,7 @@ def test_a_large_comment_stays_under_githubs_limit(capsys: pytest.CaptureFixture
     code, out, _ = run(capsys, "diff", labels[0], labels[-1], "--format", "markdown", "--catalog", str(large_dir))
     assert code == 0 and len(out) < 65_536
     # It says what it left out and how to get everything.
-    assert "Left out to keep this comment under GitHub's 65,536-character limit: " in out
+    assert "Left out to keep this comment under 64,000 characters (GitHub's limit is 65,536): " in out
     assert f"catalog-docs diff '{labels[0]}' '{labels[-1]}' --format json" in out
     # The summary stays whole: every kind and transition the JSON counts.
     for kind, n in data["counts"]["by_kind"].items():
@@ -320,11 +320,11 @@ def test_a_large_comment_stays_under_githubs_limit(capsys: pytest.CaptureFixture
     # Rows went, not sections: every plan entry keeps its section, each shortened table says so.
     from catalog_docs.catalog.validate import load_catalog
     from catalog_docs.compare.changes import compare_sides, parse_side
-    from catalog_docs.compare.formats import format_markdown
+    from catalog_docs.compare.formats import Notes, format_markdown
 
     catalog = load_catalog(large_dir)
     whole = format_markdown(compare_sides(catalog, parse_side(labels[0], catalog), parse_side(labels[1], catalog)),
-                            budget=10**9)
+                            Notes(max_chars=10**9))
     assert len(whole) > 65_536 and out.count("#### ") == whole.count("#### ") == 3
     assert "whole section" not in out
     assert out.count("more rows left out (see the end of this comment)") == 5  # each of the five tables
@@ -333,14 +333,14 @@ def test_a_large_comment_stays_under_githubs_limit(capsys: pytest.CaptureFixture
 def test_tables_shrink_first_then_sections_go_and_it_says_so(tmp_path: Path) -> None:
     from catalog_docs.catalog.validate import load_catalog
     from catalog_docs.compare.changes import compare_sides, parse_side
-    from catalog_docs.compare.formats import format_markdown
+    from catalog_docs.compare.formats import Notes, format_markdown
 
     catalog = load_catalog(write_catalog(tmp_path / "catalog", FAKE_SPECS["relisted"]))
     cmp = compare_sides(catalog, parse_side("FAKE 1.1", catalog), parse_side("FAKE 2.0", catalog))
     whole = format_markdown(cmp)
     assert "left out" not in whole.lower()
     # Far over budget: whole sections go from the end, and it says how many and how to get everything.
-    tiny = format_markdown(cmp, budget=900)
+    tiny = format_markdown(cmp, Notes(max_chars=900))
     assert len(tiny) <= 900
     assert "whole section (" in tiny or "whole sections (" in tiny
     assert "`catalog-docs diff 'FAKE 1.1' 'FAKE 2.0' --format json` prints every record" in tiny

@@ -216,7 +216,7 @@ def test_an_entry_moved_to_another_area_names_both_areas_and_sides_read_as_place
 def test_the_sites_compare_pages_give_a_listings_facts_as_the_records_do() -> None:
     # The site's comparison of consecutive labels shows what its plan-added and plan-removed records hold.
     from catalog_docs.compare.changes import Side, compare_sides
-    from catalog_docs.compare.formats import ordinal
+    from catalog_docs.compare.sentences import ordinal
     from catalog_docs.site.render import render_pages
 
     catalog = load_catalog(FIXTURE_CATALOG)

@@ -64,7 +64,8 @@ def test_pull_requests_get_checks_tests_and_one_diff_comment() -> None:
     assert comment["permissions"]["pull-requests"] == "write"
     script = _runs(comment)
     assert ('catalog-docs diff --against "origin/$BASE_REF" --new-name "$HEAD_REF" --format markdown \\\n'
-            '    --fail-on "$GATE" "${acknowledged[@]}"') in script
+            '    --max-chars 64000 --fail-on "$GATE" "${acknowledged[@]}"') in script
+    assert "head -c" not in script  # the tool keeps the comment whole; the workflow posts it as written
     # One comment per pull request: found by its marker and edited (PATCH); posted only when missing.
     assert script.count("<!-- catalog-docs-diff -->") == 2
     assert "--method PATCH" in script and script.index("--method PATCH") < script.index("--method POST")

@@ -26,7 +26,7 @@ from browsing import AXE, new_visit
 from catalog_docs.catalog.model import Catalog, label_slug
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Side, compare_sides, consecutive_pairs
-from catalog_docs.compare.formats import summary_rows
+from catalog_docs.compare.formats import SummaryRow, summary_rows
 from catalog_docs.site import history as history_module
 from catalog_docs.site.feed import ChangelogEntry, atom_feed
 from catalog_docs.site.history import Added, BuildTime, LabelHistory, label_history, parse_log
@@ -126,7 +126,7 @@ def test_entry_content_is_the_summary_of_changes_the_comparison_pages_use(repo: 
         shown = ["".join(li.itertext()) for li in items]
         cmp = compare_sides(catalog, Side(label=a.label), Side(label=b.label))
         assert shown == [what + ("" if t is None else f" {t[0]} → {t[1]}") + f": {count:,}"
-                         for what, count, t in summary_rows(cmp)]
+                         for what, count, t, _ in summary_rows(cmp)]
         # A row of changes links its first change's anchor on the comparison page; a count of unchanged does not.
         ids = {c.id for c in cmp.changes}
         anchors = [a.get("href", "").partition("#")[2]
@@ -253,7 +253,8 @@ def test_any_catalogue_text_is_escaped_in_the_feed(service: str, labels: list[st
     catalog = dataclasses.replace(catalog, service=dataclasses.replace(catalog.service, name=service))
     versions = [dataclasses.replace(catalog.versions[0], label=label, slug=label_slug(label)) for label in labels]
     entries = [ChangelogEntry(version=v, previous=versions[i - 1] if i else None,
-                              summary=[(what, 3, (value, value + "&")), (what, 1, None)],
+                              summary=[SummaryRow(what, 3, (value, value + "&"), "value-changed"),
+                                       SummaryRow(what, 1, None, None)],
                               compare_href="compare/x/" if i else None, version_href="versions/x/",
                               added=None, anchor=v.slug) for i, v in enumerate(versions)]
     history = LabelHistory(repository=False, reason="test", build=BuildTime(

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from dataclasses import fields as dataclass_fields
 from itertools import pairwise
-from typing import Any, Literal, NamedTuple, get_args
+from typing import Any, Literal, NamedTuple
 
 from catalog_docs.catalog.model import (
     Area,
@@ -37,29 +37,9 @@ from catalog_docs.catalog.model import (
 from catalog_docs.compare.ids import make_id
 from catalog_docs.errors import CatalogDocsError
 
-ChangeKind = Literal[
-    "value-changed",
-    "plan-added",
-    "plan-removed",
-    "entry-added",
-    "entry-removed",
-    "entry-changed",
-    "label-added",
-    "label-removed",
-    "not-shown-added",
-    "not-shown-removed",
-    "not-shown-changed",
-    "value-added",
-    "value-removed",
-    "label-changed",
-    "plan-changed",
-    "service-changed",
-    "area-added",
-    "area-removed",
-    "area-changed",
-]
-CHANGE_KINDS: tuple[ChangeKind, ...] = get_args(ChangeKind)
-VALUE_KINDS: tuple[ChangeKind, ...] = ("value-changed", "value-added", "value-removed")
+ChangeKind = str
+"""A kind's id (`value-changed`, ...): one of `compare.rules.RULES`, where everything about each kind is said
+(tests/compare/test_rules.py holds every kind the comparison makes to the registry)."""
 
 ComparisonMode = Literal["labels", "plans", "revisions"]
 
@@ -252,9 +232,16 @@ class Side:
     """What the formats call the working tree side (`diff --new-name`: a branch, or a pull request's head)."""
 
     def __str__(self) -> str:
+        """The side as an argument of `catalog-docs diff` takes it: `LABEL`, `LABEL:PLAN`, or the revision."""
         if self.label is None:
             return self.revision or self.name or "working tree"
         return self.label if self.plan is None else f"{self.label}:{self.plan}"
+
+    @property
+    def words(self) -> str:
+        """The side as headings and columns name it: `LABEL`, `PLAN under LABEL` (never the argument syntax), or
+        the revision."""
+        return f"{self.plan} under {self.label}" if self.label is not None and self.plan is not None else str(self)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -304,10 +291,9 @@ class Comparison:
         """The changes of one kind, in order."""
         return [c for c in self.changes if c.kind == kind]
 
-    def counts(self) -> dict[ChangeKind, int]:
-        """How many records of each kind, every kind present (zero when none)."""
-        found = Counter(c.kind for c in self.changes)
-        return {k: found.get(k, 0) for k in CHANGE_KINDS}
+    def counts(self) -> Counter[ChangeKind]:
+        """How many records of each kind (a kind with none is not in it)."""
+        return Counter(c.kind for c in self.changes)
 
 
 def parse_side(text: str, catalog: Catalog) -> Side:

@@ -14,7 +14,7 @@ from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.revision import catalog_at_revision
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Change, Comparison, compare_catalogs, compare_sides, parse_side
-from catalog_docs.compare.formats import Notes, format_comparison
+from catalog_docs.compare.formats import COMMENT_BUDGET, COMMENT_LIMIT, Notes, format_comparison
 from catalog_docs.compare.gate import Review, load_acknowledgements, parse_fail_on, review
 from catalog_docs.errors import CatalogDocsError
 
@@ -32,6 +32,7 @@ class DiffRequest:
     acknowledged: Path | None = None
     new_name: str | None = None
     site_url: str | None = None
+    max_chars: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -117,8 +118,23 @@ def _compare(request: DiffRequest) -> tuple[Comparison, Catalog, frozenset[str]]
     return cmp, catalog, frozenset(v.label for v in catalog.versions if not v.draft)
 
 
+MIN_CHARS = 4_000
+"""The smallest --max-chars: the heading, the verdict, its table of decisions and the footer fit in it."""
+
+
+def _check_max_chars(request: DiffRequest) -> None:
+    if request.max_chars is None:
+        return
+    if request.fmt != "markdown":
+        raise CatalogDocsError("--max-chars: it sets the length of a Markdown comment; give it with --format markdown")
+    if not MIN_CHARS <= request.max_chars <= COMMENT_LIMIT:
+        raise CatalogDocsError(f"--max-chars: expected {MIN_CHARS:,} to {COMMENT_LIMIT:,} (GitHub's limit for a "
+                               f"comment), found {request.max_chars:,}")
+
+
 def run_diff(request: DiffRequest) -> DiffResult:
     """Compare, apply the gate, format. Raises CatalogDocsError (and AcknowledgementsInvalid) on bad input."""
+    _check_max_chars(request)
     selectors = tuple(s for text in request.fail_on for s in parse_fail_on(text))
     acks = load_acknowledgements(request.acknowledged) if request.acknowledged is not None else ()
     base = site_base(request.site_url if request.site_url is not None else os.environ.get("SITE_URL"))
@@ -132,7 +148,8 @@ def run_diff(request: DiffRequest) -> DiffResult:
     def link(c: Change) -> str | None:
         return links.get(c.id)
 
-    output = format_comparison(cmp, request.fmt, Notes(review=verdict, link=link if links else None))
+    notes = Notes(review=verdict, link=link if links else None, max_chars=request.max_chars or COMMENT_BUDGET)
+    output = format_comparison(cmp, request.fmt, notes)
     warnings = tuple(f"acknowledgement {a.id!r} (line {a.line}) matches no change: remove it from "
                      f"{request.acknowledged}" for a in (verdict.stale if verdict else ()))
     fails = (request.exit_code and cmp.has_differences) or (verdict is not None and not verdict.passed)

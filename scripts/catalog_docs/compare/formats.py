@@ -14,15 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from catalog_docs.compare.changes import CHANGE_KINDS, VALUE_KINDS, Change, ChangeKind, Comparison, Place, Unchanged
-from catalog_docs.compare.gate import Review
+from catalog_docs.compare.changes import Change, ChangeKind, Comparison, Place, Unchanged
+from catalog_docs.compare.gate import ACKNOWLEDGED_FILE, Decision, Review
 from catalog_docs.compare.json_format import comparison_data
+from catalog_docs.compare.rules import RULES_BY_ID, SUMMARY_ORDER, VALUE_KINDS, rule_of
+from catalog_docs.compare.sentences import Name, entry_name, plural, transition_title
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import for_terminal, md_escape
 from catalog_docs.serialize import to_json
-
-Name = Callable[[object], str]
-"""Formats one catalogue name or text for the output (escaping it as that output needs)."""
 
 DiffFormat = Literal["text", "markdown", "json"]
 DIFF_FORMATS: tuple[DiffFormat, ...] = ("text", "markdown", "json")
@@ -30,47 +29,8 @@ DIFF_FORMATS: tuple[DiffFormat, ...] = ("text", "markdown", "json")
 COMMENT_LIMIT = 65_536
 """GitHub refuses a pull-request comment longer than this many characters."""
 COMMENT_BUDGET = COMMENT_LIMIT - 1_536
-"""What the Markdown aims under, so a caller's heading or a bot's footer still fits."""
-
-# (singular, plural) of each kind, as counted in the summary.
-KIND_NOUNS: dict[ChangeKind, tuple[str, str]] = {
-    "service-changed": ("service changed", "service changed"),  # one service: at most one record
-    "area-added": ("area added", "areas added"),
-    "area-removed": ("area removed", "areas removed"),
-    "area-changed": ("area changed", "areas changed"),
-    "label-added": ("version label added", "version labels added"),
-    "label-removed": ("version label removed", "version labels removed"),
-    "label-changed": ("version label changed", "version labels changed"),
-    # A plan-added or plan-removed record is one (label, plan entry) listing: the plan entry itself may well be
-    # listed under other labels (service-changed says when a name is added to or removed from the catalogue).
-    "plan-added": ("plan entry listing added", "plan entry listings added"),
-    "plan-removed": ("plan entry listing removed", "plan entry listings removed"),
-    "plan-changed": ("plan entry changed", "plan entries changed"),
-    "entry-added": ("listing entry added", "listing entries added"),
-    "entry-removed": ("listing entry removed", "listing entries removed"),
-    "entry-changed": ("listing entry changed", "listing entries changed"),
-    "value-changed": ("value changed", "values changed"),
-    "value-added": ("new value (no earlier listing)", "new values (no earlier listing)"),
-    "value-removed": ("value no longer listed", "values no longer listed"),
-    "not-shown-added": ("not-shown item added", "not-shown items added"),
-    "not-shown-removed": ("not-shown item removed", "not-shown items removed"),
-    "not-shown-changed": ("not-shown item changed", "not-shown items changed"),
-}
-# The service and its areas, then structural changes (what exists), then values, then the register; the
-# order of the summary.
-_ORDER: tuple[ChangeKind, ...] = (
-    "service-changed", "area-added", "area-removed", "area-changed", "label-added", "label-removed",
-    "label-changed", "plan-added", "plan-removed", "plan-changed", "entry-added", "entry-removed",
-    "entry-changed", "value-changed", "value-added", "value-removed", "not-shown-added", "not-shown-removed",
-    "not-shown-changed",
-)
-assert set(_ORDER) == set(CHANGE_KINDS) == set(KIND_NOUNS), "every kind has words and a place"
-
-
-def plural(n: int, one: str, many: str) -> str:
-    """`1 plan entry`, `2 plan entries`: the count with the right form of the noun."""
-    return f"{n:,} {one if n == 1 else many}"
-
+"""What the Markdown stays within by default (`diff --max-chars`), so a caller's marker or a bot's footer still
+fits under GitHub's limit."""
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Notes:
@@ -80,40 +40,70 @@ class Notes:
 
     review: Review | None = None
     link: Callable[[Change], str | None] | None = None
+    max_chars: int = COMMENT_BUDGET
+    """The most characters a Markdown comment may have (`diff --max-chars`)."""
 
 
 NO_NOTES = Notes()
 
 
 def verdict(c: Change, notes: Notes, name: Name) -> str:
-    """`acknowledged: REASON` (the reason through `name`, which escapes it), `needs acknowledgement`, or ''."""
+    """`acknowledged: REASON` (the reason through `name`, which escapes it), `covered by its plan entry's
+    acknowledgement: REASON`, `needs acknowledgement`, or ''."""
     r = notes.review
     if r is None:
         return ""
-    if c.id in r.acknowledged:
-        return f"acknowledged: {name(r.acknowledged[c.id])}"
-    return "needs acknowledgement" if c in r.failing else ""
+    found = r.reason(c)
+    if found is None:
+        return "needs acknowledgement" if c in r.failing else ""
+    reason, by = found
+    if by == c.id:
+        return f"acknowledged: {name(reason)}"
+    whose = "label" if by.startswith("label-") else "plan entry"
+    return f"covered by its {whose}'s acknowledgement: {name(reason)}"
+
+
+def decision_words(d: Decision, name: Name) -> str:
+    """What a decision is about, in words: `Plan entry P no longer listed under L`, `Values changed under L,
+    plan entry P: close → unlimited`, `Listing entries removed`."""
+    c = d.root or d.changes[0]
+    b, a = c.before, c.after
+    if d.root is not None:
+        return {"plan-removed": f"Plan entry {name(b.plan)} no longer listed under {name(b.label)}",
+                "plan-added": f"Plan entry {name(a.plan)} newly listed under {name(a.label)}",
+                "label-removed": f"Version label {name(b.label)} removed",
+                "label-added": f"Version label {name(a.label)} added"}.get(c.kind, c.kind)
+    rule = RULES_BY_ID[c.kind]
+    what = rule.many[0].upper() + rule.many[1:]
+    if not rule.is_value:
+        return what
+    where = f"under {name(c.label)}" + (f", plan entry {name(c.plan)}" if c.plan is not None else "")
+    if c.kind == "value-changed":
+        return f"{what} {where}: {name(b.value)} → {name(a.value)}"
+    return f"{what} {where}"
+
+
+def _settles(d: Decision) -> str:
+    """How a decision is acknowledged: `its id (covers its 23 values)`, `3 ids`."""
+    if d.root is None:
+        return plural(len(d.ids), "id", "ids")
+    n = len(d.changes) - (1 if d.root in d.changes else 0)
+    what = "values" if d.root.kind.startswith("plan-") else "plan entry listings and values"
+    return f"its one id (covers its {n:,} {what})" if n else "its one id"
 
 
 def gate_lines(notes: Notes, name: Name, code: Callable[[str], str]) -> list[str]:
-    """The review gate's report (empty without one): whether it passes, what fails it, what is acknowledged,
-    and the acknowledgements that match no change. `code` formats an id or a command-line value."""
+    """The review gate's report (empty without one) after its verdict: what is acknowledged, what an
+    acknowledgement covers, and the acknowledgements that match no change. `code` formats an id or a file."""
     r = notes.review
     if r is None:
         return []
-    selectors = ",".join(str(s) for s in r.fail_on)
     out = []
-    if r.fail_on and r.passed:
-        out.append(f"Passes: no change selected by --fail-on {code(selectors)} is left unacknowledged.")
-    elif r.fail_on:
-        shown = ", ".join(code(c.id) for c in r.failing[:_GATE_IDS])
-        more = f" and {len(r.failing) - _GATE_IDS:,} more" if len(r.failing) > _GATE_IDS else ""
-        out.append(f"Fails: {plural(len(r.failing), 'change', 'changes')} selected by --fail-on {code(selectors)} "
-                   f"{'needs' if len(r.failing) == 1 else 'need'} an acknowledgement: {shown}{more}.")
-    else:
-        out.append("No --fail-on: nothing can fail the gate.")
     if r.acknowledged:
-        out.append(f"Acknowledged: {plural(len(r.acknowledged), 'change', 'changes')}, each marked with its reason.")
+        covered = (f"; they cover {plural(len(r.covered), 'more change', 'more changes')} (marked as covered)"
+                   if r.covered else "")
+        out.append(f"Acknowledged: {plural(len(r.acknowledged), 'change', 'changes')}, each marked with its reason"
+                   f"{covered}.")
     if r.stale:
         where = f" in {code(r.source)}" if r.source else ""
         out.append(f"Stale: {plural(len(r.stale), 'acknowledgement', 'acknowledgements')}{where} "
@@ -123,8 +113,29 @@ def gate_lines(notes: Notes, name: Name, code: Callable[[str], str]) -> list[str
     return out
 
 
-_GATE_IDS = 20
-"""The report names at most this many failing changes by id (each is marked in its place as well)."""
+def gate_verdict(notes: Notes) -> str:
+    """The gate's verdict in one short sentence: passes, or holds N changes (in M decisions); '' without a gate."""
+    r = notes.review
+    if r is None:
+        return ""
+    if not r.fail_on:
+        return "Review gate: no --fail-on, so nothing is held."
+    if r.passed:
+        return "Review gate passes: no change it selects is left unacknowledged."
+    held = [d for d in r.decisions if d.held]
+    return (f"Review gate holds {plural(len(r.failing), 'change', 'changes')} "
+            f"({plural(len(held), 'decision', 'decisions')}) until {'it is' if len(r.failing) == 1 else 'they are'} "
+            "acknowledged.")
+
+
+def gate_rule(notes: Notes, code: Callable[[str], str]) -> str:
+    """What the gate selects, and the rule of one acknowledgement per decision."""
+    r = notes.review
+    if r is None or not r.fail_on:
+        return ""
+    selectors = code(",".join(str(s) for s in r.fail_on))
+    return (f"It selects --fail-on {selectors}. Acknowledging a plan entry's or a label's removal or addition "
+            "covers the values it implies.")
 
 
 # ---- grouping (formatting only: the records come grouped; this gathers them under headings) ---------------
@@ -169,13 +180,8 @@ class Group:
 
 
 def _key(c: Change) -> GroupKey:
-    if c.kind == "service-changed" or c.kind.startswith("area-"):
-        return ("service", None, None)
-    if c.kind.startswith("entry-"):
-        return ("entries", None, None)
-    if c.kind.startswith("not-shown-"):
-        return ("not-shown", None, None)
-    return ("label", c.label, c.plan)
+    section = rule_of(c).section
+    return (section, c.label, c.plan) if section == "label" else (section, None, None)
 
 
 def groups(cmp: Comparison) -> list[Group]:
@@ -191,18 +197,28 @@ def groups(cmp: Comparison) -> list[Group]:
     return list(out.values())
 
 
-def summary_rows(cmp: Comparison) -> list[tuple[str, int, tuple[str, str] | None]]:
-    """(what, how many, (from, to) for a value transition): structural kinds first, each value transition
-    a row of its own, then unchanged."""
-    rows: list[tuple[str, int, tuple[str, str] | None]] = []
+class SummaryRow(NamedTuple):
+    """One row of a summary: what it counts (capitalised words), how many, the (from, to) values of a value
+    transition, and the kind it counts (None for the unchanged values)."""
+
+    what: str
+    n: int
+    transition: tuple[str, str] | None
+    kind: ChangeKind | None
+
+
+def summary_rows(cmp: Comparison) -> list[SummaryRow]:
+    """Structural kinds first, each value transition a row of its own, then the unchanged values."""
+    rows: list[SummaryRow] = []
     counts = cmp.counts()
-    for kind in _ORDER:
-        if kind == "value-changed":
-            rows.extend((KIND_NOUNS[kind][n != 1], n, (a, b)) for a, b, n in cmp.transitions())
-        elif counts[kind]:
-            rows.append((KIND_NOUNS[kind][counts[kind] != 1], counts[kind], None))
-    rows.append(("value unchanged" if len(cmp.unchanged) == 1 else "values unchanged", len(cmp.unchanged), None))
-    return [(what[0].upper() + what[1:], n, t) for what, n, t in rows]
+    for rule in SUMMARY_ORDER:
+        if rule.id == "value-changed":
+            rows.extend(SummaryRow(rule.noun(n), n, (a, b), rule.id) for a, b, n in cmp.transitions())
+        elif counts[rule.id]:
+            rows.append(SummaryRow(rule.noun(counts[rule.id]), counts[rule.id], None, rule.id))
+    rows.append(SummaryRow("value unchanged" if len(cmp.unchanged) == 1 else "values unchanged", len(cmp.unchanged),
+                           None, None))
+    return [r._replace(what=r.what[0].upper() + r.what[1:]) for r in rows]
 
 
 def full_json_command(cmp: Comparison) -> str:
@@ -212,13 +228,12 @@ def full_json_command(cmp: Comparison) -> str:
     return f"catalog-docs diff {shlex.quote(cmp.from_side)} {shlex.quote(cmp.to_side)} --format json"
 
 
-# ---- words shared by text and Markdown; `name` formats each catalogue name --------------------------------
-
-def _entry(c: Change | Unchanged, side: Literal["after", "before"] = "after") -> str:
-    """The listing entry's name on one side (the other side's when this one has none): path or entry-N."""
-    first, second = (c.after, c.before) if side == "after" else (c.before, c.after)
-    place = first if first.position is not None else second
-    return place.path if place.path is not None else f"entry-{place.position}"
+def describe(c: Change, cmp: Comparison, name: Name) -> str:
+    """One sentence for a record that is not a value record (its kind's `describe`)."""
+    say = rule_of(c).describe
+    if say is None:
+        raise AssertionError(f"value records are listed, not described: {c.kind}")
+    return say(c, cmp, name)
 
 
 def heading(g: Group, cmp: Comparison, name: Name) -> str:
@@ -233,289 +248,8 @@ def heading(g: Group, cmp: Comparison, name: Name) -> str:
     if plan is None:
         return f"Version label {name(label)}"
     if cmp.mode == "plans":
-        return f"{name(cmp.from_side)} → {name(cmp.to_side)}"
+        return f"{name(cmp.before.words)} → {name(cmp.after.words)}"
     return f"{name(label)} · plan entry {name(plan)}"
-
-
-_FIELD_WORDS = {"name": "name", "summary": "summary", "source": "source", "plan_table": "plan table title",
-                "value_column": "value column", "plan_table_source": "plan table source",
-                "base_url_source": "base URL source", "lock_values_source": "lock values source",
-                "plan_entries": "plan entry names", "plan_entry_order": "order of the plan entry names",
-                "position": "position", "path": "path", "area": "area (inferred)", "version_marker": "version marker",
-                "not_shown": "not-shown items", "topic": "topic", "detail": "detail", "section": "section",
-                "scope": "scope", "entries": "listing entries", "method": "method", "draft": "draft",
-                "subject": "subject"}
-"""How a field reads in words; `order` and `draft` read as phrases of their own (`_fact`, `_change`)."""
-
-_CITED = {"source": "cited from", "plan_table_source": "plan table cited from",
-          "base_url_source": "base URL cited from", "lock_values_source": "lock values cited from"}
-"""Fields that hold a citation of the source, and how an added or removed thing's citation reads."""
-
-
-def ordinal(n: object) -> str:
-    """`1st`, `2nd`, `3rd`, `11th`, `22nd`."""
-    if not isinstance(n, int):
-        return str(n)
-    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def _shown(value: object, name: Name) -> str:
-    """A field's value as the formats print it (catalogue text through `name`, which escapes it)."""
-    if value is None:
-        return "none"
-    if isinstance(value, list):
-        return "[" + ", ".join(_shown(v, name) for v in value) + "]"
-    if isinstance(value, dict):  # a version marker
-        token = value.get("token")
-        return f"at {value.get('at')}" + (f" ({name(token)})" if token else "")
-    if isinstance(value, int):
-        return str(value)
-    return name(str(value))
-
-
-def _word(field: str) -> str:
-    return _FIELD_WORDS.get(field, field.replace("_", " "))
-
-
-def _value(field: str, value: object, name: Name, areas: dict[str, str]) -> str:
-    """One field's value; a listing entry's area by its name and id (`Refunds (refunds)`)."""
-    if field == "area" and isinstance(value, str) and value in areas:
-        return f"{name(areas[value])} ({name(value)})"
-    return _shown(value, name)
-
-
-def _fact(field: str, value: object, name: Name, order_of: str, areas: dict[str, str]) -> str:
-    """One fact of an added or removed thing as words: `3rd among the labels`, `cited from §8`, `a draft`."""
-    if field == "order":
-        return f"{ordinal(value)} among the {order_of}"
-    if field == "draft":
-        return "a draft" if value else "not a draft"
-    if value is None:
-        return f"no {_word(field)}"
-    if field in _CITED:
-        return f"{_CITED[field]} {_value(field, value, name, areas)}"
-    return f"{_word(field)} {_value(field, value, name, areas)}"
-
-
-def _change(field: str, before: object, after: object, name: Name, order_of: str, areas: dict[str, str]) -> str:
-    """One changed field as words, earlier side first: `moved from 2nd to 1st among the plan entries`,
-    `no longer a draft`, `source §8 → §8 rule 2`."""
-    if field == "order":
-        return f"moved from {ordinal(before)} to {ordinal(after)} among the {order_of}"
-    if field == "draft":
-        return "no longer a draft" if before and not after else "now a draft" if after else "not a draft"
-    return f"{_word(field)} {_value(field, before, name, areas)} → {_value(field, after, name, areas)}"
-
-
-def _fields(c: Change, name: Name, order_of: str = "", areas: dict[str, str] | None = None) -> str:
-    """Each changed field of `c` with its value on each side: `source §8 rule 2 → §8 rule 1`."""
-    values = {v.field: v for v in c.values}
-    return "; ".join(_change(f, values[f].before, values[f].after, name, order_of, areas or {}) if f in values
-                     else f"{_word(f)} changed" for f in c.fields)
-
-
-def _facts(c: Change, name: Name, order_of: str, skip: tuple[str, ...] = (),
-           areas: dict[str, str] | None = None) -> str:
-    """Every fact of an added thing (its later values) or a removed one (its earlier values), as words:
-    `3rd among the labels, cited from §9, plan table title UPI Plan, not a draft`."""
-    side = "after" if c.kind.endswith("-added") else "before"
-    return ", ".join(_fact(v.field, getattr(v, side), name, order_of, areas or {})
-                     for v in c.values if v.field not in skip)
-
-
-def _at(side: str, name: Name) -> str:
-    """Where a side's catalogue is: `at main`, or `in the working tree`."""
-    return "in the working tree" if side == "working tree" else f"at {name(side)}"
-
-
-def _between(cmp: Comparison, name: Name) -> str:
-    """`between main and feature-x`: the two sides of a comparison of two catalogues."""
-    return f"between {name(cmp.from_side)} and {name(cmp.to_side)}"
-
-
-def _renamed(c: Change, name: Name, what: Callable[[Place], object]) -> str:
-    """` Possibly renamed to X (inferred: ...)`, when the records link this one to another with the same contents."""
-    if c.possibly_renamed is None:
-        return ""
-    other = name(what(c.possibly_renamed))
-    if c.kind.endswith("-removed"):
-        return f" Possibly renamed to {other} (inferred: {other} was added with the same contents)."
-    return f" Possibly renamed from {other} (inferred: {other} was removed with the same contents)."
-
-
-# ---- one sentence per kind of record (value records are listed in tables instead) -------------------------
-
-Describe = Callable[[Change, Comparison, Name], str]
-
-
-def _label_added(c: Change, cmp: Comparison, name: Name) -> str:
-    after = f"after {name(c.basis.label)}" if c.basis is not None else "as the first label"
-    return (f"Version label {name(c.after.label)} is new {_at(cmp.to_side, name)}, {after}: "
-            f"{_facts(c, name, 'labels')}." + _renamed(c, name, lambda p: p.label))
-
-
-def _label_removed(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Version label {name(c.before.label)} removed {_at(cmp.to_side, name)}; {_at(cmp.from_side, name)} it was "
-            f"{_facts(c, name, 'labels')}, and its values are only in that catalogue."
-            + _renamed(c, name, lambda p: p.label))
-
-
-def _label_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return f"Version label {name(c.after.label)} changed {_between(cmp, name)}: {_fields(c, name, 'labels')}."
-
-
-def _plan_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Plan entry {name(c.after.plan)} under {name(c.after.label)} changed {_between(cmp, name)}: "
-            f"{_fields(c, name, 'plan entries')}.")
-
-
-def _service_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return f"Service {name(c.after.service)} changed {_between(cmp, name)}: {_fields(c, name)}."
-
-
-def _area_added(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Area {name(c.after.area)} is new {_at(cmp.to_side, name)}: {_facts(c, name, 'areas')}."
-            + _renamed(c, name, lambda p: p.area))
-
-
-def _area_removed(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Area {name(c.before.area)} removed {_at(cmp.to_side, name)}; {_at(cmp.from_side, name)} it was "
-            f"{_facts(c, name, 'areas')}." + _renamed(c, name, lambda p: p.area))
-
-
-def _area_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return f"Area {name(c.after.area)} changed {_between(cmp, name)}: {_fields(c, name, 'areas')}."
-
-
-def _basis(c: Change, name: Name) -> str:
-    """What a newly listed plan entry's values are compared with."""
-    if c.basis is None:
-        return "No earlier label lists it, so every value is new."
-    return (f"Each value is compared with its previous label, {name(c.basis.label)}, the latest earlier label that "
-            f"lists it.")
-
-
-def _plan_added(c: Change, cmp: Comparison, name: Name) -> str:
-    b, a = c.before, c.after
-    listing = _facts(c, name, "plan entries")
-    if b.label is None:
-        said = (f"Plan entry {name(a.plan)} is listed under {name(a.label)}, a label new {_at(cmp.to_side, name)}: "
-                f"{listing}.")
-    elif b.label == a.label:
-        said = (f"Plan entry {name(a.plan)} is newly listed under {name(a.label)} {_at(cmp.to_side, name)}, "
-                f"{listing}; {_at(cmp.from_side, name)} it is not.")
-    else:
-        said = (f"Plan entry {name(a.plan)} is newly listed: {name(a.label)} lists it ({listing}), "
-                f"{name(b.label)} does not.")
-    return f"{said} {_basis(c, name)}" + _renamed(c, name, lambda p: p.plan)
-
-
-def _plan_removed(c: Change, cmp: Comparison, name: Name) -> str:
-    b, a = c.before, c.after
-    listing = _facts(c, name, "plan entries")
-    if a.label is None:
-        said = (f"Plan entry {name(b.plan)} is no longer listed under {name(b.label)}, a label removed "
-                f"{_at(cmp.to_side, name)}; {_at(cmp.from_side, name)} it was {listing}.")
-    elif a.label == b.label:
-        said = (f"Plan entry {name(b.plan)} is no longer listed under {name(b.label)} {_at(cmp.to_side, name)}; "
-                f"{_at(cmp.from_side, name)} it was, {listing}.")
-    else:
-        said = (f"Plan entry {name(b.plan)} is no longer listed: {name(b.label)} lists it ({listing}), "
-                f"{name(a.label)} does not.")
-    seen = (f"Its values can still be seen under {', '.join(map(name, c.seen_under))}."
-            if c.seen_under else "No label lists it any more.")
-    return f"{said} {seen}" + _renamed(c, name, lambda p: p.plan)
-
-
-_ENTRY_NAMED_BY = ("position", "method", "path")
-"""Facts the sentence of an added or removed listing entry gives in its name (`#3 POST /x`)."""
-
-
-def _entry_added(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Listing entry #{c.after.position} POST {name(_entry(c))} is new {_at(cmp.to_side, name)}: "
-            f"{_facts(c, name, 'entries', _ENTRY_NAMED_BY, dict(cmp.area_names))}.")
-
-
-def _entry_removed(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Listing entry #{c.before.position} POST {name(_entry(c, 'before'))} removed {_at(cmp.to_side, name)}; "
-            f"{_at(cmp.from_side, name)} it had "
-            f"{_facts(c, name, 'entries', _ENTRY_NAMED_BY, dict(cmp.area_names))}.")
-
-
-def _entry_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Listing entry #{c.after.position} POST {name(_entry(c))} changed {_between(cmp, name)}: "
-            f"{_fields(c, name, '', dict(cmp.area_names))}.")
-
-
-def _not_shown_added(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Not-shown item {name(c.after.not_shown)} is new {_at(cmp.to_side, name)}: "
-            f"{_facts(c, name, 'register items')}.")
-
-
-def _not_shown_removed(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Not-shown item {name(c.before.not_shown)} removed {_at(cmp.to_side, name)}; "
-            f"{_at(cmp.from_side, name)} it was {_facts(c, name, 'register items')}.")
-
-
-def _not_shown_changed(c: Change, cmp: Comparison, name: Name) -> str:
-    return (f"Not-shown item {name(c.after.not_shown)} ({name(c.after.section)}) changed {_between(cmp, name)}: "
-            f"{_fields(c, name, 'register items')}.")
-
-
-DESCRIBE: dict[ChangeKind, Describe] = {
-    "label-added": _label_added, "label-removed": _label_removed, "label-changed": _label_changed,
-    "plan-added": _plan_added, "plan-removed": _plan_removed, "plan-changed": _plan_changed,
-    "service-changed": _service_changed,
-    "area-added": _area_added, "area-removed": _area_removed, "area-changed": _area_changed,
-    "entry-added": _entry_added, "entry-removed": _entry_removed, "entry-changed": _entry_changed,
-    "not-shown-added": _not_shown_added, "not-shown-removed": _not_shown_removed,
-    "not-shown-changed": _not_shown_changed,
-}
-"""The sentence of each kind of record but the value records (which are table rows)."""
-assert set(DESCRIBE) == set(CHANGE_KINDS) - set(VALUE_KINDS), "every kind but the value kinds has a sentence"
-
-
-def describe(c: Change, cmp: Comparison, name: Name) -> str:
-    """One sentence for a record that is not a value record."""
-    step = DESCRIBE.get(c.kind)
-    if step is None:
-        raise AssertionError(f"value records are listed, not described: {c.kind}")
-    return step(c, cmp, name)
-
-
-def side_names(cmp: Comparison, c: Change, name: Name) -> tuple[str, str]:
-    """Whose values a value record compares, earlier side first: `under UPI_N 1.0.1`, `under UPI_N 1.1.0`
-    (two labels), `under L at main`, `under L at feature-x` (two revisions), or the two (label, plan entry) sides."""
-    if cmp.mode == "plans":
-        return name(cmp.from_side), name(cmp.to_side)
-
-    def one(label: str | None, side: str) -> str:
-        under = f"under {name(label)}" if label is not None else ""
-        at = _at(side, name) if cmp.mode == "revisions" else ""
-        return " ".join(w for w in (under, at) if w)
-    return one(c.before.label, cmp.from_side), one(c.after.label, cmp.to_side)
-
-
-def transition_title(kind: ChangeKind, a: str | None, b: str | None, values: list[Change], name: Name,
-                     basis: object = None, cmp: Comparison | None = None) -> str:
-    """`close → unlimited (3 values)`, `New under B: close (2 values; not listed under A)`, `No longer listed
-    under B: unlimited under A (1 value)`; with `basis` (a re-listed plan entry), the labels compared are named
-    too."""
-    n = plural(len(values), "value", "values")
-    before, after = side_names(cmp, values[0], name) if cmp is not None else ("", "")
-    if kind == "value-added":
-        return f"New {after}: {name(b)} ({n}; not listed {before})" if cmp is not None else f"New: {name(b)} ({n})"
-    if kind == "value-removed":
-        return (f"No longer listed {after}: {name(a)} {before} ({n})" if cmp is not None
-                else f"No longer listed: {name(a)} ({n})")
-    labels = {(c.before.label, c.after.label) for c in values}
-    between = ""
-    if len(labels) == 1 and basis is not None:
-        la, lb = next(iter(labels))
-        if la is not None and lb is not None and la != lb:
-            between = f", {name(la)} → {name(lb)}"
-    return f"{name(a)} → {name(b)} ({n}{between})"
 
 
 # ---- text ---------------------------------------------------------------------------------------------------
@@ -532,13 +266,16 @@ def _text_note(c: Change, notes: Notes) -> str:
 def _text_summary(cmp: Comparison, notes: Notes) -> list[str]:
     """The first line, the count of each kind of change, and the review gate's report."""
     diffs = plural(len(cmp.changes), "difference", "differences") if cmp.has_differences else "no differences"
-    out = [f"{cmp.from_side} -> {cmp.to_side}: {diffs}", "", "Summary"]
-    rows = [(what + (f" {t[0]} -> {t[1]}" if t else ""), n) for what, n, t in summary_rows(cmp)]
+    out = [f"{cmp.before.words} -> {cmp.after.words}: {diffs}", "", "Summary"]
+    rows = [(what + (f" {t[0]} -> {t[1]}" if t else ""), n) for what, n, t, _ in summary_rows(cmp)]
     width = max(len(what) for what, _ in rows)
     out.extend(f"  {what:<{width}}  {n:>5}" for what, n in rows)
-    gate = gate_lines(notes, _plain, _plain)
-    if gate:
-        out += ["", "Review gate", *(f"  {line}" for line in gate)]
+    if notes.review is not None:
+        out += ["", gate_verdict(notes), f"  {gate_rule(notes, _plain)}".rstrip()]
+        for d in (d for d in notes.review.decisions if d.held):
+            out.append(f"  {decision_words(d, _plain)}: {len(d.held):,} held; acknowledge {_settles(d)}:")
+            out.extend(f"    {i}" for i in d.ids)
+        out += [f"  {line}" for line in gate_lines(notes, _plain, _plain)]
     return out
 
 
@@ -549,12 +286,12 @@ def _text_group(g: Group, cmp: Comparison, notes: Notes) -> list[str]:
                for c in g.records)
     for kind, a, b, values in g.transitions():
         out.append(f"  {transition_title(kind, a, b, values, _plain, g.basis, cmp)}".replace("→", "->"))
-        pw = max(len(_entry(c)) for c in values)
-        out.extend(f"    {c.position:>4}  {_entry(c):<{pw}}  {c.id}{_text_note(c, notes)}" for c in values)
+        pw = max(len(entry_name(c)) for c in values)
+        out.extend(f"    {c.position:>4}  {entry_name(c):<{pw}}  {c.id}{_text_note(c, notes)}" for c in values)
     if g.unchanged and g.lists_unchanged:
         out.append(f"  Unchanged ({plural(len(g.unchanged), 'value', 'values')})")
-        pw = max(len(_entry(u)) for u in g.unchanged)
-        out.extend(f"    {u.position:>4}  {_entry(u):<{pw}}  {u.value}" for u in g.unchanged)
+        pw = max(len(entry_name(u)) for u in g.unchanged)
+        out.extend(f"    {u.position:>4}  {entry_name(u):<{pw}}  {u.value}" for u in g.unchanged)
     elif g.unchanged:
         out.append(f"  {plural(len(g.unchanged), 'value', 'values')} unchanged")
     return out
@@ -574,6 +311,27 @@ def format_text(cmp: Comparison, notes: Notes = NO_NOTES) -> str:
 
 _PLAIN = re.compile(r"[A-Za-z0-9 ._~/{}:>#()§-]+")
 
+_SKIP = re.compile(r"```.*?```|`[^`\n]*`|\]\([^)\s]*\)|<!--.*?-->|<[^>\n]*>", re.DOTALL)
+"""What GitHub never links a reference in, or what is not text: fenced and inline code, a link's address, HTML
+tags and comments."""
+_REFERENCE = re.compile(r"(&#35;|&#64;|&#x23;|&#x40;|[#@]|GH-|GH&#45;)(?=[A-Za-z0-9_])|&#?[A-Za-z0-9]+;", re.IGNORECASE)
+_JOINER = "&#8288;"
+"""U+2060 WORD JOINER, as a character reference: invisible, and no name or number starts with it."""
+
+
+def inert_references(markdown: str) -> str:
+    """The comment with no text GitHub would turn into a mention (`@name`) or a link to an issue or pull request
+    (`#12`, `GH-12`, `owner/repo#12`): a word joiner after each `@`, `#` and `GH-` that starts one, outside code
+    and tags. GitHub finds them in the text of the rendered comment (its mention and reference filters skip only
+    code, pre and links), so a character reference such as `&#64;` alone would not stop them."""
+    def text(part: str) -> str:
+        return _REFERENCE.sub(lambda m: m.group(0) + _JOINER if m.group(1) else m.group(0), part)
+    out, at = [], 0
+    for m in _SKIP.finditer(markdown):
+        out += [text(markdown[at:m.start()]), m.group(0)]
+        at = m.end()
+    return "".join([*out, text(markdown[at:])])
+
 
 def _md(text: object) -> str:
     """Catalogue text for Markdown: validated names and paths as code spans, anything else escaped."""
@@ -588,7 +346,7 @@ def _md_text(text: object) -> str:
 
 def _html(text: object) -> str:
     """Catalogue text inside raw HTML (a <summary>), where Markdown is not read."""
-    return html.escape(str(text))
+    return html.escape(str(text)).replace("`", "&#96;")
 
 
 def _md_ref(c: Change, notes: Notes) -> str:
@@ -603,7 +361,7 @@ def _md_ref(c: Change, notes: Notes) -> str:
 def _value_table(cmp: Comparison, kind: ChangeKind, values: list[Change], limit: int, notes: Notes) -> list[str]:
     before, after = _column_heads(cmp, values[0])
     head = [f"| Position | Path | {before} | {after} | Change id |", "|---:|---|---|---|---|"]
-    return head + [f"| {c.position} | {_md(_entry(c))} | {_cell(c.from_value)} | {_cell(c.to_value)} | "
+    return head + [f"| {c.position} | {_md(entry_name(c))} | {_cell(c.from_value)} | {_cell(c.to_value)} | "
                    f"{_md_ref(c, notes)} |" for c in values[:limit]]
 
 
@@ -616,7 +374,7 @@ def _column_heads(cmp: Comparison, a: Change) -> tuple[str, str]:
     """Whose value each column holds: the two labels; the same label at the two revisions; the two (label, plan
     entry) sides; the revision alone on a side whose label is missing (new, or removed)."""
     if cmp.mode == "plans":
-        return _md(cmp.from_side), _md(cmp.to_side)
+        return _md(cmp.before.words), _md(cmp.after.words)
     before = _md(a.before.label) if a.before.label else _md(cmp.from_side)
     after = _md(a.after.label) if a.after.label else _md(cmp.to_side)
     if cmp.mode == "revisions" and a.before.label is not None and a.before.label == a.after.label:
@@ -642,19 +400,63 @@ class _Comment:
     (`_markdown`) of different lengths until one fits."""
 
     cmp: Comparison
-    summary: list[tuple[str, int, tuple[str, str] | None]]
+    summary: list[SummaryRow]
     sections: list[Group]
     notes: Notes
 
 
+_DECISION_ROWS = 20
+"""The table of decisions shows at most this many rows (the ids below list every decision's ids)."""
+
+
+def _md_decisions(notes: Notes) -> list[str]:
+    """The gate's verdict, then a table of the decisions it waits for: one row per plan entry listing or label
+    added or removed, per kind of change (values: per label, plan entry and transition), with counts."""
+    r = notes.review
+    if r is None:
+        return []
+    rule = gate_rule(notes, lambda selectors: f"`{selectors}`")  # kinds and ':published': never a backtick
+    out = [f"**{gate_verdict(notes)}**", "", *([rule, ""] if rule else [])]
+    held = [d for d in r.decisions if d.held]
+    if not held:
+        return out
+    out += ["| Needs a decision | Held | Acknowledge |", "|---|---:|---|"]
+    for d in held[:_DECISION_ROWS]:
+        partial = f" of {len(d.changes):,} ({len(d.changes) - len(d.held):,} acknowledged)" \
+            if len(d.held) < len(d.changes) else ""
+        out.append(f"| {decision_words(d, _md)} | {len(d.held):,}{partial} | {_settles(d)} |")
+    if len(held) > _DECISION_ROWS:
+        out += ["", f"*{plural(len(held) - _DECISION_ROWS, 'more decision', 'more decisions')}: their ids are "
+                "below.*"]
+    return [*out, ""]
+
+
+def _md_ids(notes: Notes, ids_limit: int | None) -> tuple[list[str], int]:
+    """The ids that settle the held decisions, folded, as a ready-to-paste YAML list with the file it goes in;
+    and how many ids it left out (`ids_limit`: at most that many)."""
+    r = notes.review
+    if r is None or r.passed:
+        return [], 0
+    ids = [i for d in r.decisions if d.held for i in d.ids]
+    shown = ids if ids_limit is None else ids[:ids_limit]
+    where = r.source or ACKNOWLEDGED_FILE
+    out = ["<details>", f"<summary>{plural(len(ids), 'id', 'ids')} to acknowledge, as YAML for "
+           f"<code>{_html(where)}</code></summary>", "",
+           f"Once each change is checked, add these lines to {_md(where)} in this pull request (create it if it is "
+           "missing) and write each reason: an empty reason is refused.", ""]
+    if shown:
+        out += ["```yaml", *(f"- id: {i}\n  reason:  # why this change is right" for i in shown), "```", ""]
+    if len(shown) < len(ids):
+        out += [f"*{plural(len(ids) - len(shown), 'more id', 'more ids')} left out (see the end of this "
+                "comment).*", ""]
+    return [*out, "</details>", ""], len(ids) - len(shown)
+
+
 def _md_gate(notes: Notes) -> list[str]:
-    """The review gate's report as a Markdown section: a paragraph per line, the stale acknowledgements a list."""
+    """What the gate found besides its verdict: acknowledged and covered changes, stale acknowledgements."""
     out: list[str] = []
     for line in gate_lines(notes, _md_text, _md):
-        if line.startswith("  "):
-            out.append(f"- {line[2:]}")
-        else:
-            out += ["", line] if out else ["#### Review gate", "", line]
+        out += [f"- {line[2:]}"] if line.startswith("  ") else ["", line] if out else [line]
     return [*out, ""] if out else []
 
 
@@ -668,18 +470,21 @@ class _Table(NamedTuple):
     rows: int
 
 
-def _md_head(comment: _Comment) -> list[str]:
-    """The heading, the count of each kind of change, and the review gate's report."""
+def _md_head(comment: _Comment, ids_limit: int | None) -> tuple[list[str], int]:
+    """The heading, the gate's verdict and decisions with the ids that settle them, the gate's other findings,
+    then the count of each kind of change; and how many ids it left out."""
     cmp = comment.cmp
-    out = [f"### Catalogue diff: {_md(cmp.from_side)} → {_md(cmp.to_side)}", ""]
+    out = [f"### Catalogue diff: {_md(cmp.before.words)} → {_md(cmp.after.words)}", ""]
+    out += _md_decisions(comment.notes)
+    ids, left = _md_ids(comment.notes, ids_limit)
+    out += ids + _md_gate(comment.notes)
     if not cmp.has_differences:
-        return [*out, "No differences.", "", f"{plural(len(cmp.unchanged), 'value', 'values')} unchanged.",
-                *_md_gate(comment.notes)]
+        return [*out, "No differences.", "", f"{plural(len(cmp.unchanged), 'value', 'values')} unchanged.", ""], left
     out += [f"**{plural(len(cmp.changes), 'difference', 'differences')}.**", "",
             "| Change | Count |", "|---|---:|"]
-    for what, n, t in comment.summary:
+    for what, n, t, _ in comment.summary:
         out.append(f"| {what}{f' {_md(t[0])} → {_md(t[1])}' if t else ''} | {n:,} |")
-    return [*out, "", *_md_gate(comment.notes)]
+    return [*out, ""], left
 
 
 def _md_tables(comment: _Comment, g: Group, rows_limit: int | None) -> list[_Table]:
@@ -695,7 +500,7 @@ def _md_tables(comment: _Comment, g: Group, rows_limit: int | None) -> list[_Tab
         u0 = g.unchanged[0]
         same = f"Value (the same under {_md(u0.before_label)} and {_md(u0.after_label)})"
         table = [f"| Position | Path | {same} |", "|---:|---|---|"] + [
-            f"| {u.position} | {_md(_entry(u))} | {_md(u.value)} |" for u in keep]
+            f"| {u.position} | {_md(entry_name(u))} | {_md(u.value)} |" for u in keep]
         words = f"Unchanged ({plural(n, 'value', 'values')})"
         tables.append(_Table(words, words, table, n))
     return tables
@@ -733,24 +538,27 @@ def _md_section(comment: _Comment, g: Group, rows_limit: int | None) -> tuple[li
     return out, left
 
 
-def _md_left_out(cmp: Comparison, hidden: list[Group], left: int) -> list[str]:
+def _md_left_out(comment: _Comment, hidden: list[Group], left: int, ids_left: int) -> list[str]:
     """What a shortened comment left out, and the command that prints everything."""
     what = []
+    if ids_left:
+        what.append(plural(ids_left, "id to acknowledge", "ids to acknowledge"))
     if left:
         what.append(plural(left, "table row", "table rows"))
     if hidden:
         records = sum(len(g.records) + len(g.values) for g in hidden)
         what.append(f"{plural(len(hidden), 'whole section', 'whole sections')} "
                     f"({plural(records, 'record', 'records')})")
-    return ["---", "", f"*Left out to keep this comment under GitHub's {COMMENT_LIMIT:,}-character limit: "
-            f"{' and '.join(what)}. `{full_json_command(cmp)}` prints every record.*", ""]
+    return ["---", "", f"*Left out to keep this comment under {comment.notes.max_chars:,} characters "
+            f"(GitHub's limit is {COMMENT_LIMIT:,}): {', '.join(what)}. `{full_json_command(comment.cmp)}` prints "
+            "every record (and, with the same --fail-on, every id the gate holds).*", ""]
 
 
-def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | None) -> str:
-    """One draft of the comment: at most `rows_limit` rows per table and `groups_limit` sections (None: all)."""
-    out = _md_head(comment)
-    if not comment.cmp.has_differences:
-        return "\n".join(out).rstrip("\n") + "\n"
+def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | None,
+              ids_limit: int | None = None) -> str:
+    """One draft of the comment: at most `rows_limit` rows per table, `groups_limit` sections and `ids_limit`
+    ids to acknowledge (None: all). Every fold it opens it closes; rows and ids are whole or left out."""
+    out, ids_left = _md_head(comment, ids_limit)
     shown = comment.sections if groups_limit is None else comment.sections[:groups_limit]
     left = 0
     for g in shown:
@@ -758,38 +566,42 @@ def _markdown(comment: _Comment, rows_limit: int | None, groups_limit: int | Non
         out += lines
         left += cut
     hidden = comment.sections[len(shown):]
-    if hidden or left:
-        out += _md_left_out(comment.cmp, hidden, left)
-    return "\n".join(out).rstrip("\n") + "\n"
+    if hidden or left or ids_left:
+        out += _md_left_out(comment, hidden, left, ids_left)
+    return inert_references("\n".join(out).rstrip("\n") + "\n")
 
 
-def format_markdown(cmp: Comparison, notes: Notes = NO_NOTES, budget: int = COMMENT_BUDGET) -> str:
-    """A pull-request comment: a summary table, then one section per label and plan entry. However large
-    the change, it stays under `budget` characters: it shortens the tables first, then drops whole sections
-    from the end, and says what it left out and how to get everything."""
-    comment = _Comment(cmp=cmp, summary=summary_rows(cmp),
-                       sections=[g for g in groups(cmp) if g.records or g.values], notes=notes)
-    text = _markdown(comment, None, None)
-    if len(text) <= budget:
-        return text
-    if len(_markdown(comment, 0, None)) <= budget:
-        # The most rows per table that fit (a binary search: the length grows with the row limit).
-        lo, hi = 0, max(len(cmp.changes), len(cmp.unchanged))
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if len(_markdown(comment, mid, None)) <= budget:
-                lo = mid
-            else:
-                hi = mid - 1
-        return _markdown(comment, lo, None)
-    lo, hi = 0, len(comment.sections)  # the most sections that fit, with empty tables
+def _most(fits: Callable[[int], bool], hi: int) -> int:
+    """The largest n in 0..hi with fits(n), for a `fits` that holds up to some n and not above (0 if none)."""
+    lo = 0
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if len(_markdown(comment, 0, mid)) <= budget:
+        if fits(mid):
             lo = mid
         else:
             hi = mid - 1
-    return _markdown(comment, 0, lo)
+    return lo
+
+
+def format_markdown(cmp: Comparison, notes: Notes = NO_NOTES) -> str:
+    """A pull-request comment: the review gate's verdict and what it needs decided, the ids to acknowledge,
+    a summary table, then one section per label and plan entry. However large the change, it stays within
+    `notes.max_chars` characters: the ids to acknowledge take at most half of it, then it shortens the tables,
+    then drops whole sections from the end, and says what it left out and how to get everything."""
+    comment = _Comment(cmp=cmp, summary=summary_rows(cmp),
+                       sections=[g for g in groups(cmp) if g.records or g.values], notes=notes)
+    budget = notes.max_chars
+    text = _markdown(comment, None, None)
+    if len(text) <= budget:
+        return text
+    n_ids = sum(len(d.ids) for d in notes.review.decisions if d.held) if notes.review is not None else 0
+    ids = _most(lambda n: len(_markdown(comment, 0, 0, n)) <= budget // 2, n_ids)
+    if len(_markdown(comment, 0, None, ids)) <= budget:
+        rows = _most(lambda n: len(_markdown(comment, n, None, ids)) <= budget,
+                     max(len(cmp.changes), len(cmp.unchanged)))
+        return _markdown(comment, rows, None, ids)
+    sections = _most(lambda n: len(_markdown(comment, 0, n, ids)) <= budget, len(comment.sections))
+    return _markdown(comment, 0, sections, ids)
 
 
 def format_json(cmp: Comparison, notes: Notes = NO_NOTES) -> str:

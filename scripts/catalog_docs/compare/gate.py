@@ -12,21 +12,27 @@ request until someone has looked at them, and which a reviewer has acknowledged 
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 import yaml
 
-from catalog_docs.compare.changes import CHANGE_KINDS, Change, ChangeKind, Comparison
+from catalog_docs.compare.changes import Change, ChangeKind, Comparison
 from catalog_docs.compare.ids import ID_PATTERN
+from catalog_docs.compare.rules import KIND_IDS, RULES_BY_ID
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid, Problem
 
 Scope = Literal["any", "published"]
 SCOPES: tuple[Scope, ...] = ("any", "published")
 
 _STR = "tag:yaml.org,2002:str"
+
+ACKNOWLEDGED_FILE = ".github/catalog-acknowledged.yaml"
+"""The acknowledgements file CI reads (.github/workflows/ci.yml): where the comment tells a reviewer to put them."""
 
 
 class GateUsageError(CatalogDocsError):
@@ -59,8 +65,8 @@ def parse_fail_on(text: str) -> tuple[Selector, ...]:
     selectors: list[Selector] = []
     for item in (part.strip() for part in text.split(",")):
         kind, sep, scope = item.partition(":")
-        if kind not in CHANGE_KINDS:
-            raise GateUsageError(f"--fail-on: unknown change kind {kind!r}; valid kinds: {', '.join(CHANGE_KINDS)} "
+        if kind not in RULES_BY_ID:
+            raise GateUsageError(f"--fail-on: unknown change kind {kind!r}; valid kinds: {', '.join(KIND_IDS)} "
                                  "(each may end in ':published')")
         if sep and scope != "published":
             raise GateUsageError(f"--fail-on: {item!r}: expected KIND or KIND:published after the kind, found "
@@ -85,6 +91,8 @@ def _problem(name: str, node: yaml.Node | None, key: str, expected: str, found: 
 
 
 def _found(node: yaml.Node) -> str:
+    if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null":
+        return "nothing" if not node.value else f"{node.value} (null)"
     if isinstance(node, yaml.ScalarNode):
         shown = node.value if len(node.value) <= 60 else node.value[:57] + "..."
         return repr(shown) if node.tag == _STR else f"{shown} ({node.tag.rsplit(':', 1)[-1]})"
@@ -136,18 +144,85 @@ def _syntax_problem(name: str, text: str, exc: yaml.YAMLError) -> Problem:
     return Problem(file=name, line=line, column=column, key_path="(file)", expected="YAML", found=found)
 
 
-def load_acknowledgements(path: Path) -> tuple[Acknowledgement, ...]:
-    """Read and check an acknowledgements file; raise AcknowledgementsInvalid with every problem found."""
+MAX_BYTES = 1_000_000
+"""The largest acknowledgements file read (1 MB: tens of thousands of acknowledgements); a larger one is refused
+by its size, before it is read."""
+MAX_DEPTH = 16
+"""The deepest nesting read (an acknowledgement is two levels deep); deeper stops the parse at its mark, before
+the file is composed (so no nesting can exhaust the parser's stack)."""
+
+
+def _kind_of(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+    return next((words for test, words in kinds if test(mode)), "not a regular file")
+
+
+def _read_regular(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES. A pipe, a device, a socket or a folder is refused from
+    its metadata, without being opened for reading (a pipe nobody writes to would wait for ever); the file is
+    opened without blocking and checked again on its descriptor, so what was checked is what is read."""
     name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        before = path.stat()
     except OSError as exc:
         raise CatalogDocsError(f"--acknowledged: cannot read {name}: {exc.strerror}") from None
+    if not stat.S_ISREG(before.st_mode):
+        raise CatalogDocsError(f"--acknowledged: {name} is {_kind_of(before.st_mode)}; expected a regular file")
+    if before.st_size > MAX_BYTES:
+        raise CatalogDocsError(f"--acknowledged: {name} has {before.st_size:,} bytes; at most {MAX_BYTES:,} are read")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise CatalogDocsError(f"--acknowledged: cannot read {name}: {exc.strerror}") from None
+    try:
+        now = os.fstat(fd)
+        if not stat.S_ISREG(now.st_mode):  # replaced between the check and the open
+            raise CatalogDocsError(f"--acknowledged: {name} is {_kind_of(now.st_mode)}; expected a regular file")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise CatalogDocsError(f"--acknowledged: cannot read {name}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BYTES:
+        raise CatalogDocsError(f"--acknowledged: {name} has more than {MAX_BYTES:,} bytes; at most {MAX_BYTES:,} "
+                               "are read")
+    return data
+
+
+def _too_deep(name: str, text: str) -> Problem | None:
+    """The first place nested deeper than MAX_DEPTH, from the parser's events (it keeps no stack of its own)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+                return Problem(file=name, line=line, column=column, key_path="(file)",
+                               expected=f"at most {MAX_DEPTH} levels of nesting", found=f"more than {MAX_DEPTH}")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+def load_acknowledgements(path: Path) -> tuple[Acknowledgement, ...]:
+    """Read and check an acknowledgements file; raise AcknowledgementsInvalid with every problem found, or
+    CatalogDocsError (one line) for a file that cannot be read: missing, not a regular file, over MAX_BYTES."""
+    name = str(path)
+    data = _read_regular(path)
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         found = f"byte {exc.object[exc.start]:#04x}"
         raise AcknowledgementsInvalid([Problem(file=name, line=1, column=1, key_path="(file)",
                                                expected="UTF-8 text", found=found)]) from None
     try:
+        deep = _too_deep(name, text)
+        if deep is not None:
+            raise AcknowledgementsInvalid([deep])
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         raise AcknowledgementsInvalid([_syntax_problem(name, text, exc)]) from None
@@ -176,28 +251,124 @@ def load_acknowledgements(path: Path) -> tuple[Acknowledgement, ...]:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Decision:
+    """One decision the gate asks for: a plan entry listing or a label added or removed (`root`, whose one
+    acknowledgement covers the rest), or the changes of one kind (for values: under one label and plan entry,
+    from one value to another). `changes` are the picked ones, held or acknowledged."""
+
+    root: Change | None
+    kind: ChangeKind
+    changes: tuple[Change, ...]
+    held: tuple[Change, ...]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The ids whose acknowledgement settles it: the root's alone, else every held change's."""
+        return (self.root.id,) if self.root is not None else tuple(c.id for c in self.held)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Review:
     """What the gate found in one comparison: the selectors, the changes they pick that nobody acknowledged
-    (`failing`), the reason of every acknowledged change by id, and the acknowledgements that match none."""
+    (`failing`), the reason of every acknowledged change by id, the changes an acknowledgement of another covers
+    (`covered`: id -> the acknowledged id), and the acknowledgements that match none."""
 
     fail_on: tuple[Selector, ...] = ()
     failing: tuple[Change, ...] = ()
     acknowledged: dict[str, str] = field(default_factory=dict)
+    covered: dict[str, str] = field(default_factory=dict)
     stale: tuple[Acknowledgement, ...] = ()
     source: str | None = None
     """The acknowledgements file as given, for the report."""
+    decisions: tuple[Decision, ...] = ()
+    """Every change a selector picks, acknowledged or not, grouped as a reviewer decides on them."""
 
     @property
     def passed(self) -> bool:
         """True when no selected change is left unacknowledged."""
         return not self.failing
 
+    def reason(self, c: Change) -> tuple[str, str] | None:
+        """(reason, acknowledged id) when `c` is acknowledged, itself or by the acknowledgement that covers it."""
+        by = c.id if c.id in self.acknowledged else self.covered.get(c.id)
+        return None if by is None else (self.acknowledged[by], by)
+
+
+class _Near:
+    """The records of a comparison by the label on each side: what a record's acknowledgement can cover is under
+    its own label, so only those are asked (a comparison may hold 100,000 records)."""
+
+    def __init__(self, cmp: Comparison) -> None:
+        self.by_label: dict[str | None, list[Change]] = {}
+        for c in cmp.changes:
+            self.by_label.setdefault(c.before.label, []).append(c)
+            if c.after.label != c.before.label:
+                self.by_label.setdefault(c.after.label, []).append(c)
+
+    def covered_by(self, a: Change) -> list[Change]:
+        """The records `a`'s acknowledgement covers (its rule's `covers`), in order."""
+        covers = RULES_BY_ID[a.kind].covers
+        if covers is None:
+            return []
+        near = {id(c): c for label in {a.before.label, a.after.label} for c in self.by_label.get(label, [])}
+        return [c for c in near.values() if c is not a and covers(a, c)]
+
+
+def _covered(cmp: Comparison, reasons: dict[str, str]) -> dict[str, str]:
+    """The changes an acknowledged change covers (its rule's `covers`), by id, each with the acknowledged id; a
+    change acknowledged itself keeps its own acknowledgement."""
+    near = _Near(cmp)
+    out: dict[str, str] = {}
+    for a in cmp.changes:
+        if a.id in reasons:
+            for c in near.covered_by(a):
+                if c.id not in reasons:
+                    out.setdefault(c.id, a.id)
+    return out
+
 
 def review(cmp: Comparison, fail_on: tuple[Selector, ...], acknowledgements: tuple[Acknowledgement, ...],
            published: frozenset[str], source: str | None = None) -> Review:
-    """Apply the gate to a comparison. `published`: the labels of the earlier catalogue that are not drafts."""
+    """Apply the gate to a comparison. `published`: the labels of the earlier catalogue that are not drafts.
+
+    One decision, one acknowledgement: acknowledging a plan entry listing's or a label's removal or addition
+    also acknowledges the records it implies (its values; a label's plan entry listings), which then pass as
+    covered by it."""
     ids = {c.id for c in cmp.changes}
     reasons = {a.id: a.reason for a in acknowledgements if a.id in ids}
-    failing = tuple(c for c in cmp.changes if c.id not in reasons and any(s.picks(c, published) for s in fail_on))
+    covered = _covered(cmp, reasons)
+    picked = tuple(c for c in cmp.changes if any(s.picks(c, published) for s in fail_on))
+    failing = tuple(c for c in picked if c.id not in reasons and c.id not in covered)
     stale = tuple(a for a in acknowledgements if a.id not in ids)
-    return Review(fail_on=fail_on, failing=failing, acknowledged=reasons, stale=stale, source=source)
+    return Review(fail_on=fail_on, failing=failing, acknowledged=reasons, covered=covered, stale=stale, source=source,
+                  decisions=_decisions(cmp, picked, {c.id for c in failing}))
+
+
+# ---- decisions: the held changes, grouped as a reviewer decides on them -------------------------------------
+
+def _roots(cmp: Comparison) -> dict[str, Change]:
+    """For each change a removal or addition covers, that record; a label's before a plan entry listing's."""
+    out: dict[str, Change] = {}
+    near = _Near(cmp)
+    coverers = [c for c in cmp.changes if RULES_BY_ID[c.kind].covers is not None]
+    for a in sorted(coverers, key=lambda c: not c.kind.startswith("label-")):
+        out.setdefault(a.id, a)
+        for c in near.covered_by(a):
+            out.setdefault(c.id, a)
+    return out
+
+
+def _decisions(cmp: Comparison, picked: tuple[Change, ...], held: set[str]) -> tuple[Decision, ...]:
+    """The picked changes grouped into decisions, in the order of their first change; those with a held change
+    are what the gate asks a reviewer to decide."""
+    roots = _roots(cmp)
+    groups: dict[object, list[Change]] = {}
+    root_of: dict[object, Change | None] = {}
+    for c in picked:
+        root = roots.get(c.id)
+        key: object = root.id if root is not None else (
+            (c.kind, c.label, c.plan, c.before.value, c.after.value) if RULES_BY_ID[c.kind].is_value else c.kind)
+        groups.setdefault(key, []).append(c)
+        root_of[key] = root
+    return tuple(Decision(root=root_of[k], kind=(root_of[k] or cs[0]).kind, changes=tuple(cs),
+                          held=tuple(c for c in cs if c.id in held)) for k, cs in groups.items())

@@ -14,17 +14,20 @@ from typing import Any, TypedDict
 from catalog_docs.catalog.model import LockValue
 from catalog_docs.compare.changes import Change, ChangeKind, Comparison, ComparisonMode, Place, Side
 from catalog_docs.compare.gate import Review
+from catalog_docs.compare.rules import KIND_IDS
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 
 FORMAT = "catalog-docs-diff"
-FORMAT_VERSION = "1.6"
+FORMAT_VERSION = "1.7"
 """MAJOR.MINOR, as catalog.json's: the major number goes up when a field is removed or changes meaning, the
 minor one when a field or a change kind is added (1.1: label-changed; 1.2: plan-changed, service-changed,
 area-added, area-removed, area-changed, and a place's service and area; 1.3: `values`, each changed
 field's value on each side; 1.4: `possibly_renamed`, and on -added and -removed records every fact of the thing
 added or removed in `fields` and `values`, so that a revisions diff is a complete patch; fields `method`, `draft`,
 `subject`, and `order` on not-shown records; 1.5: `id`, each record's stable id, see `compare.ids`;
-1.6: the review gate of `diff --fail-on/--acknowledged`: `gate`, and on each record `acknowledged`; a side's `name`)."""
+1.6: the review gate of `diff --fail-on/--acknowledged`: `gate`, and on each record `acknowledged`; a side's `name`;
+1.7: `acknowledged.by`, the acknowledged id (another record's when that one's acknowledgement covers this one),
+and the gate's `covered`)."""
 SCHEMA_NAME = "diff"
 SCHEMA_PATH = DOWNLOAD_SCHEMA_DIR / f"{SCHEMA_NAME}.schema.json"
 
@@ -62,6 +65,7 @@ FieldValues = TypedDict("FieldValues", {"from": object, "to": object})
 
 class AcknowledgedData(TypedDict):
     reason: str
+    by: str
 
 
 ChangeData = TypedDict("ChangeData", {
@@ -91,6 +95,7 @@ class GateData(TypedDict):
     passed: bool
     failing: list[str]
     acknowledged: list[str]
+    covered: list[str]
     stale: list[StaleData]
     file: str | None
 
@@ -115,12 +120,12 @@ def _maybe_place(p: Place | None) -> PlaceData | None:
 
 
 def _change(c: Change, review: Review | None) -> ChangeData:
-    reason = review.acknowledged.get(c.id) if review is not None else None
+    found = review.reason(c) if review is not None else None
     return {"id": c.id, "kind": c.kind, "from": _place(c.before), "to": _place(c.after),
             "basis": _maybe_place(c.basis), "seen_under": list(c.seen_under), "fields": list(c.fields),
             "values": {v.field: {"from": v.before, "to": v.after} for v in c.values},
             "possibly_renamed": _maybe_place(c.possibly_renamed),
-            "acknowledged": {"reason": reason} if reason is not None else None}
+            "acknowledged": {"reason": found[0], "by": found[1]} if found is not None else None}
 
 
 def _gate(review: Review | None) -> GateData | None:
@@ -128,19 +133,22 @@ def _gate(review: Review | None) -> GateData | None:
         return None
     return {"fail_on": [str(s) for s in review.fail_on], "passed": review.passed,
             "failing": [c.id for c in review.failing], "acknowledged": list(review.acknowledged),
+            "covered": list(review.covered),
             "stale": [{"id": a.id, "reason": a.reason} for a in review.stale], "file": review.source}
 
 
 def comparison_data(cmp: Comparison, review: Review | None = None) -> DiffData:
     """A comparison as JSON-ready data, in the shape `schemas/diff.schema.json` describes; with `review`, the
     review gate's verdicts too."""
+    found = cmp.counts()
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "mode": cmp.mode,
         "from": _side(cmp.before),
         "to": _side(cmp.after),
-        "counts": {"differences": len(cmp.changes), "unchanged": len(cmp.unchanged), "by_kind": cmp.counts()},
+        "counts": {"differences": len(cmp.changes), "unchanged": len(cmp.unchanged),
+                   "by_kind": {k: found.get(k, 0) for k in KIND_IDS}},
         "changes": [_change(c, review) for c in cmp.changes],
         "unchanged": [{"from": _place(u.before), "to": _place(u.after)} for u in cmp.unchanged],
         "gate": _gate(review),

@@ -19,6 +19,7 @@ from datetime import datetime
 from markupsafe import escape
 
 from catalog_docs.catalog.model import Catalog, VersionLabel
+from catalog_docs.compare.formats import SummaryRow
 from catalog_docs.site.history import Added, LabelHistory
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -29,8 +30,6 @@ site's root: Material's instant navigation fetches `sitemap.xml` beside every `<
 PAGE_PATH = "changelog/index.md"
 """The changelog page."""
 
-SummaryRow = tuple[str, int, "tuple[str, str] | None"]
-"""formats.summary_rows: (what, how many, (from, to) of a value transition)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -71,8 +70,8 @@ def summary_html(entry: ChangelogEntry) -> str:
     if entry.previous is None:
         return (f"<p>{label} is the first version label of the catalogue: there is no earlier label to compare "
                 f'it with. <a href="{escape(entry.version_href)}">Its plan entries and values</a>.</p>')
-    rows = "".join(f"<li>{_row_html(what, t, _first(entry, i))}: {count:,}</li>"
-                   for i, (what, count, t) in enumerate(entry.summary))
+    rows = "".join(f"<li>{_row_html(row.what, row.transition, _first(entry, i))}: {row.n:,}</li>"
+                   for i, row in enumerate(entry.summary))
     return (f"<p>Changes from {escape(entry.previous.label)} to {label}:</p><ul>{rows}</ul>"
             f'<p><a href="{escape(entry.compare_href or "")}">Every change, value by value</a>.</p>')
 

@@ -28,8 +28,9 @@ from markupsafe import Markup
 from catalog_docs.catalog.gcpause import paused_gc
 from catalog_docs.catalog.model import LOCK_VALUES, Catalog, ListingEntry, NotShown, PlanEntry, VersionLabel
 from catalog_docs.compare.changes import Comparison, Side, compare_sides, consecutive_pairs, listings
-from catalog_docs.compare.formats import KIND_NOUNS, summary_rows
+from catalog_docs.compare.formats import SummaryRow, summary_rows
 from catalog_docs.compare.formats import groups as change_groups
+from catalog_docs.compare.rules import RULES_BY_ID
 from catalog_docs.downloads.export import catalog_data, lock_matrix_csv, openapi_data
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import do_url, finalize, front_matter, md_escape
@@ -119,7 +120,7 @@ def do_since_url(href: Href, from_side: str, to_side: str) -> Markup:
 def do_summary_text(rows: Any) -> str:
     """A comparison's summary rows as one plain sentence part (`1 plan entry added, 3 values changed
     close → unlimited`), for a page description; escaped where it lands, like any text."""
-    return ", ".join(f"{n} {what.lower()}" + (f" {t[0]} → {t[1]}" if t else "") for what, n, t in rows)
+    return ", ".join(f"{n} {what.lower()}" + (f" {t[0]} → {t[1]}" if t else "") for what, n, t, _ in rows)
 
 
 def compare_slug(a: VersionLabel, b: VersionLabel) -> str:
@@ -568,16 +569,10 @@ def changelog_entries(pages: _Pages, comparisons: list[tuple[VersionLabel, Versi
     return out
 
 
-ANCHORED_KINDS: frozenset[str] = frozenset({"plan-added", "plan-removed", "value-changed", "value-added",
-                                            "value-removed"})
-"""The kinds of change whose record is an anchor of its comparison page (compare.md.j2: a plan entry's opening
-sentence, a value's row), which a changelog row can link to."""
-
-
-def _first_changes(cmp: Comparison | None, summary: list[tuple[str, int, tuple[str, str] | None]],
-                   ) -> list[str | None]:
-    """For each summary row (formats.summary_rows), the id of the first change it counts, when that change is an
-    anchor of the comparison page: a value transition's first value, or the first change of the row's kind."""
+def _first_changes(cmp: Comparison | None, summary: list[SummaryRow]) -> list[str | None]:
+    """For each summary row (formats.summary_rows), the id of the first change it counts, when that kind's records
+    are anchors of the comparison page (its rule's `anchored`): a value transition's first value, or the first
+    change of the row's kind."""
     if cmp is None:
         return []
     first_of_kind: dict[str, str] = {}
@@ -586,17 +581,14 @@ def _first_changes(cmp: Comparison | None, summary: list[tuple[str, int, tuple[s
         first_of_kind.setdefault(c.kind, c.id)
         if c.kind == "value-changed":
             first_transition.setdefault((c.before.value, c.after.value), c.id)
-    kinds = {(KIND_NOUNS[k][0][0].upper() + KIND_NOUNS[k][0][1:]): k for k in KIND_NOUNS}
-    kinds |= {(KIND_NOUNS[k][1][0].upper() + KIND_NOUNS[k][1][1:]): k for k in KIND_NOUNS}
     out: list[str | None] = []
-    for what, _count, transition in summary:
-        kind = "value-changed" if transition is not None else kinds.get(what)
-        if kind not in ANCHORED_KINDS:
+    for row in summary:
+        if row.kind is None or not RULES_BY_ID[row.kind].anchored:
             out.append(None)
-        elif transition is not None:
-            out.append(first_transition.get(transition))
+        elif row.transition is not None:
+            out.append(first_transition.get(row.transition))
         else:
-            out.append(first_of_kind.get(kind))
+            out.append(first_of_kind.get(row.kind))
     return out
 
 

@@ -1,0 +1,78 @@
+"""`catalog-docs diff --acknowledged FILE` reads only a regular file of at most 1 MB, nested at most 16 deep:
+anything else is refused at once, in one line, exit 2, never a traceback and never a wait (compare/gate.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catalog_docs import cli
+from catalog_docs.compare.gate import MAX_BYTES, MAX_DEPTH
+from fake_catalogs import FAKE_SPECS, write_catalog
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Path:
+    return write_catalog(tmp_path / "catalog", FAKE_SPECS["plans-come-and-go"])
+
+
+def _diff(capsys: pytest.CaptureFixture[str], catalog: Path, acks: Path) -> tuple[int, str, str]:
+    code = cli.main(["diff", "FAKE 1.0", "FAKE 3.0", "--catalog", str(catalog), "--fail-on", "value-changed",
+                     "--acknowledged", str(acks)])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_a_pipe_is_refused_from_its_metadata_without_waiting(catalog: Path, tmp_path: Path) -> None:
+    # Nobody writes to the pipe: opening it to read would wait for ever. A separate process, so a regression
+    # fails on the timeout instead of hanging the run.
+    pipe = tmp_path / "acks.yaml"
+    os.mkfifo(pipe)
+    done = subprocess.run([sys.executable, "-m", "catalog_docs.cli", "diff", "FAKE 1.0", "FAKE 3.0", "--catalog",
+                           str(catalog), "--fail-on", "value-changed", "--acknowledged", str(pipe)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"catalog-docs: error: --acknowledged: {pipe} is a pipe; expected a "
+                                        "regular file"]
+
+
+@pytest.mark.parametrize(("where", "what"), [("folder", "a folder"), ("/dev/null", "a character device")])
+def test_a_folder_or_a_device_is_refused(capsys: pytest.CaptureFixture[str], catalog: Path, tmp_path: Path,
+                                         where: str, what: str) -> None:
+    path = tmp_path if where == "folder" else Path(where)
+    code, out, err = _diff(capsys, catalog, path)
+    assert code == 2 and out == ""
+    assert err.splitlines() == [f"catalog-docs: error: --acknowledged: {path} is {what}; expected a regular file"]
+
+
+def test_a_file_over_1_mb_is_refused_by_its_size(capsys: pytest.CaptureFixture[str], catalog: Path,
+                                                 tmp_path: Path) -> None:
+    big = tmp_path / "acks.yaml"
+    big.write_text("# fake\n" * (MAX_BYTES // 7 + 1), encoding="utf-8")
+    code, out, err = _diff(capsys, catalog, big)
+    assert code == 2 and out == ""
+    assert err.splitlines() == [f"catalog-docs: error: --acknowledged: {big} has {big.stat().st_size:,} bytes; "
+                                f"at most {MAX_BYTES:,} are read"]
+    # A link to it is read as the file it names: the same refusal.
+    link = tmp_path / "link.yaml"
+    link.symlink_to(big)
+    assert _diff(capsys, catalog, link)[0] == 2
+
+
+@pytest.mark.parametrize("nesting", ["[" * 100_000, "- " * 5_000 + "x\n", "{a: " * 50_000])
+def test_deep_nesting_stops_at_its_mark_without_exhausting_the_stack(capsys: pytest.CaptureFixture[str],
+                                                                     catalog: Path, tmp_path: Path,
+                                                                     nesting: str) -> None:
+    acks = tmp_path / "acks.yaml"
+    acks.write_text(nesting, encoding="utf-8")
+    assert acks.stat().st_size <= MAX_BYTES
+    code, out, err = _diff(capsys, catalog, acks)
+    assert code == 2 and out == "" and "Traceback" not in err and "RecursionError" not in err
+    lines = err.splitlines()
+    assert lines[-1] == "1 error"
+    assert lines[0].startswith(f"{acks}:1:") and lines[0].endswith(
+        f"(file): expected at most {MAX_DEPTH} levels of nesting, found more than {MAX_DEPTH}")
