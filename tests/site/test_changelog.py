@@ -285,6 +285,41 @@ def test_a_feed_with_a_committed_label_states_each_date(tmp_path: Path) -> None:
     assert parsed.entries[0].updated == "2024-05-06T07:08:09Z" == parsed.feed.updated
 
 
+def test_published_is_the_addition_and_updated_the_last_change_of_the_label_file(repo: Path,
+                                                                                    monkeypatch: pytest.MonkeyPatch
+                                                                                    ) -> None:
+    # Was: every entry kept the date of its addition as <updated>, so a reader never showed a changed label again.
+    labels = _labels()
+    first = repo / "catalog" / "versions" / f"{label_slug(labels[0])}.yaml"
+    first.write_text(first.read_text(encoding="utf-8") + "# a later edit of this label's file\n", encoding="utf-8")
+    _git(repo, "commit", "-q", "-am", "edit the first label", date=THIRD)
+    monkeypatch.delenv("SITE_URL", raising=False)
+    entries = {e.title.removeprefix("Version label "): e for e in _feed(site_files(repo / "catalog")).entries}
+    assert (entries[labels[0]].published, entries[labels[0]].updated) == (_utc(FIRST), _utc(THIRD))
+    assert (entries[labels[1]].published, entries[labels[1]].updated) == (_utc(SECOND), _utc(SECOND))
+    # Not committed: no date of addition is invented; <updated> (which Atom requires) is the build's.
+    build = datetime.fromtimestamp(EPOCH, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert all("published" not in entries[label] and entries[label].updated == build for label in labels[2:])
+
+
+def test_with_site_url_every_link_of_the_feed_is_absolute(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: the self link, the alternates and the content's links were relative even with SITE_URL set (the W3C
+    # validator: "Relative href value on self link").
+    monkeypatch.setenv("SITE_URL", "https://docs.example.invalid/fake")
+    clear_reuse()
+    text = site_files(repo / "catalog")["feed.xml"]
+    root = etree.fromstring(text.encode("utf-8"))
+    atom = {"a": "http://www.w3.org/2005/Atom"}
+    hrefs = root.xpath("//a:link/@href", namespaces=atom)
+    for content in root.xpath("a:entry/a:content/text()", namespaces=atom):
+        hrefs += etree.fromstring(f"<div>{content}</div>", etree.HTMLParser()).xpath("//a/@href")
+    assert len(hrefs) > 2 * len(_labels())
+    assert all(h.startswith("https://docs.example.invalid/fake/") for h in hrefs), hrefs
+    assert root.xpath("a:link[@rel='self']/@href", namespaces=atom) == ["https://docs.example.invalid/fake/feed.xml"]
+    parsed = _feed({"feed.xml": text})
+    assert parsed.feed.link == "https://docs.example.invalid/fake/changelog/"
+
+
 # ---- the built site ---------------------------------------------------------------------------------------
 
 

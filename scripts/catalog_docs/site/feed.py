@@ -4,8 +4,14 @@ label's summary of changes against its previous label, so that a feed reader sho
 Made from the same records as the changelog page and the comparison pages (`ChangelogEntry`); nothing here
 compares anything. ElementTree writes the XML, so every catalogue string is escaped by the serializer; the
 entry content is HTML (type="html"), whose catalogue text is HTML-escaped first, then escaped again as XML
-text, as RFC 4287 §3.1.1.2 has it. Links are relative to the feed's own URL (the render does not know the
-site's address), which feed readers resolve against the address they fetched the feed from.
+text, as RFC 4287 §3.1.1.2 has it. With the site's address (`SITE_URL`, as the build is given it) every link
+is absolute: the self link, the alternates and the links in each entry's content; without it they are relative to
+the feed's own URL, which feed readers resolve against the address they fetched the feed from.
+
+Dates are git's: an entry's `<published>` is the commit that first added the label's file, its `<updated>` the
+latest commit that changed that file (so a reader shows an entry again when what the label states changed); the
+feed's `<updated>` is the latest of those. A label not committed yet, or a copy without history, has no
+`<published>` (none is invented) and is updated at the build's date (RFC 4287 requires one).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from urllib.parse import urljoin
 
 from markupsafe import escape
 
@@ -64,22 +71,36 @@ def _id(catalog: Catalog, *parts: str) -> str:
     return "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, name))
 
 
-def summary_html(entry: ChangelogEntry) -> str:
-    """The entry's content: the summary of changes as an HTML list, with the link to every change."""
+def site_address(url: str | None) -> str | None:
+    """The site's public address as the build is given it (`SITE_URL`, which mkdocs.yml reads too), ending in '/';
+    None when unset or not an http(s) address, and the feed's links stay relative."""
+    if not url or not url.startswith(("https://", "http://")) or any(ch.isspace() for ch in url):
+        return None
+    return url if url.endswith("/") else url + "/"
+
+
+def _url(base: str | None, href: str) -> str:
+    """A link from the feed's folder (the site's root): absolute on the site's address when there is one."""
+    return href if base is None else urljoin(base, href)
+
+
+def summary_html(entry: ChangelogEntry, base: str | None = None) -> str:
+    """The entry's content: the summary of changes as an HTML list, with the link to every change (absolute on
+    `base`, the site's address, when given)."""
     label = escape(entry.version.label)
     if entry.previous is None:
         return (f"<p>{label} is the first version label of the catalogue: there is no earlier label to compare "
-                f'it with. <a href="{escape(entry.version_href)}">Its plan entries and values</a>.</p>')
-    rows = "".join(f"<li>{_row_html(row.what, row.transition, _first(entry, i))}: {row.n:,}</li>"
+                f'it with. <a href="{escape(_url(base, entry.version_href))}">Its plan entries and values</a>.</p>')
+    rows = "".join(f"<li>{_row_html(row.what, row.transition, _first(entry, i, base))}: {row.n:,}</li>"
                    for i, row in enumerate(entry.summary))
     return (f"<p>Changes from {escape(entry.previous.label)} to {label}:</p><ul>{rows}</ul>"
-            f'<p><a href="{escape(entry.compare_href or "")}">Every change, value by value</a>.</p>')
+            f'<p><a href="{escape(_url(base, entry.compare_href or ""))}">Every change, value by value</a>.</p>')
 
 
-def _first(entry: ChangelogEntry, row: int) -> str | None:
+def _first(entry: ChangelogEntry, row: int, base: str | None) -> str | None:
     """The address of a summary row's first change on the comparison page, or None."""
     anchor = entry.anchors[row] if row < len(entry.anchors) else None
-    return None if anchor is None or entry.compare_href is None else f"{entry.compare_href}#{anchor}"
+    return None if anchor is None or entry.compare_href is None else f"{_url(base, entry.compare_href)}#{anchor}"
 
 
 def _row_html(what: str, transition: tuple[str, str] | None, first: str | None) -> str:
@@ -88,9 +109,10 @@ def _row_html(what: str, transition: tuple[str, str] | None, first: str | None) 
     return text if first is None else f'<a href="{escape(first)}">{text}</a>'
 
 
-def atom_feed(catalog: Catalog, entries: Sequence[ChangelogEntry], history: LabelHistory, changelog_href: str) -> str:
+def atom_feed(catalog: Catalog, entries: Sequence[ChangelogEntry], history: LabelHistory, changelog_href: str,
+              base: str | None = None) -> str:
     """The feed document (entries in the order given: newest first); `changelog_href`: the changelog page,
-    relative to the feed."""
+    relative to the feed; `base`: the site's address, ending in '/' (None: links stay relative)."""
     ET.register_namespace("", ATOM)
 
     def sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
@@ -98,23 +120,28 @@ def atom_feed(catalog: Catalog, entries: Sequence[ChangelogEntry], history: Labe
         element.text = text
         return element
 
-    feed = ET.Element(f"{{{ATOM}}}feed")
+    # The feed's own words are English (the catalogue's names are names); the site's pages say the same (lang="en").
+    feed = ET.Element(f"{{{ATOM}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang": "en"})
     sub(feed, "id", _id(catalog, "version labels"))
     sub(feed, "title", f"{catalog.service.name}: version labels")
     sub(feed, "subtitle", "Each version label of the catalogue with its changes against the label before it.")
-    dates = [history.date_of(e.version.slug) for e in entries] or [history.build.when]
+    dates = [history.changed_on(e.version.slug) for e in entries] or [history.build.when]
     sub(feed, "updated", _time(max(dates)))
     author = sub(feed, "author")
     sub(author, "name", f"The {catalog.service.name} catalogue")
     sub(feed, "generator", "catalog-docs")
-    sub(feed, "link", rel="self", type="application/atom+xml", href="feed.xml")
-    sub(feed, "link", rel="alternate", type="text/html", href=changelog_href)
+    sub(feed, "link", rel="self", type="application/atom+xml", href=_url(base, FEED_PATH))
+    sub(feed, "link", rel="alternate", type="text/html", href=_url(base, changelog_href))
     for entry in entries:
         item = sub(feed, "entry")
         sub(item, "id", _id(catalog, "version label", entry.version.label))
         sub(item, "title", f"Version label {entry.version.label}")
-        sub(item, "updated", _time(history.date_of(entry.version.slug)))
-        sub(item, "link", rel="alternate", type="text/html", href=entry.compare_href or entry.version_href)
-        sub(item, "content", summary_html(entry), type="html")
+        added = history.added.get(entry.version.slug)
+        if added is not None:
+            sub(item, "published", _time(added.when))
+        changed = history.changed_on(entry.version.slug)
+        sub(item, "updated", _time(max(changed, added.when) if added is not None else changed))
+        sub(item, "link", rel="alternate", type="text/html", href=_url(base, entry.compare_href or entry.version_href))
+        sub(item, "content", summary_html(entry, base), type="html")
     ET.indent(feed)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"

@@ -3,6 +3,7 @@
 The source shows no release dates, so the changelog and its feed never give one. What the repository does
 know is when a label's file (`versions/<slug>.yaml`: the validator ties the name to the label) was first
 committed under the catalogue folder; that is the date the changelog states, as "added to this catalogue on".
+It also knows the latest commit that changed that file: the feed's `<updated>` of the label's entry.
 
 git's output is data like any other input: a commit's fields are checked for their shape, and a file it names
 is only ever looked up among the labels' own file names, never used as a path. Where there is no history
@@ -18,7 +19,7 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
@@ -74,19 +75,28 @@ class LabelHistory:
     build: BuildTime
     warnings: tuple[str, ...] = ()
     """Commits whose date was ignored (outside the years 1970-9999 in UTC), each in one line."""
+    changed: Mapping[str, Added] = field(default_factory=dict)
+    """Under each label's slug, the latest commit that changed its file (its addition when no later commit did):
+    when what the label states last changed in the history, which a feed reader needs to show it again."""
 
     def date_of(self, slug: str) -> datetime:
         """The date an entry of the label with this slug carries: its addition, else the build's date."""
         found = self.added.get(slug)
         return found.when if found is not None else self.build.when
 
+    def changed_on(self, slug: str) -> datetime:
+        """When the label's file last changed in the history: its latest commit, else its addition's date."""
+        found = self.changed.get(slug)
+        return found.when if found is not None else self.date_of(slug)
+
     def stamp(self) -> str:
         """What of the history the changelog's pages depend on, for the preview's page keys (the build time
         aside: the render adds it where it is shown)."""
         digest = hashlib.sha256(f"{self.repository}\0{self.reason}\0{self.shallow}".encode())
-        for slug in sorted(self.added):
-            a = self.added[slug]
-            digest.update(f"\0{slug}\0{a.when.isoformat()}\0{a.commit}\0{a.known}".encode())
+        for kind, dates in (("added", self.added), ("changed", self.changed)):
+            for slug in sorted(dates):
+                a = dates[slug]
+                digest.update(f"\0{kind}\0{slug}\0{a.when.isoformat()}\0{a.commit}\0{a.known}".encode())
         return digest.hexdigest()
 
 
@@ -155,14 +165,12 @@ def _commit_time(text: str) -> datetime | None:
     return when if when >= EARLIEST else None
 
 
-def parse_log(output: bytes, *, shallow: bool, warnings: list[str] | None = None) -> dict[str, Added]:
-    """The oldest commit of each version file in `git log -z --name-only --relative` output (newest commit
-    first; each commit as RS hash US committer-date US parents NUL, then its file names, each ending in NUL),
-    under its slug: `versions/<slug>.yaml` -> slug. A record or name of another shape is skipped: it dates
-    nothing, and a name is only ever a key to look a label's slug up by, never a path. A commit whose date is
-    outside 1970-9999 in UTC is skipped too, with a line in `warnings`: its files are dated by the next commit
-    that has them and a usable date."""
-    found: dict[str, Added] = {}
+def _commits(output: bytes, shallow: bool, warnings: list[str] | None) -> Iterator[tuple[Added, list[str]]]:
+    """Each commit of `git log -z --name-only --relative` output (newest first; each commit as RS hash US
+    committer-date US parents NUL, then its file names, each ending in NUL) with the label slugs whose version file
+    it touched (`versions/<slug>.yaml` -> slug). A record or name of another shape is skipped: it dates nothing,
+    and a name is only ever a key to look a label's slug up by, never a path. A commit whose date is outside
+    1970-9999 in UTC is skipped too, with a line in `warnings`."""
     for record in output.decode("utf-8", "replace").split("\x1e")[1:]:
         head, _, names = record.partition("\0")
         fields = head.split("\x1f")
@@ -176,10 +184,27 @@ def parse_log(output: bytes, *, shallow: bool, warnings: list[str] | None = None
                                 "the next commit that has them")
             continue
         known: Known = "boundary" if shallow and not fields[2] else "commit"
-        for name in names.split("\0"):
-            slug = _VERSION_FILE.fullmatch(name.strip("\n"))
-            if slug is not None:  # older commits come later: the last one seen is the first appearance
-                found[slug.group(1)] = Added(when=when, commit=fields[0], known=known)
+        slugs = [m.group(1) for name in names.split("\0") if (m := _VERSION_FILE.fullmatch(name.strip("\n")))]
+        yield Added(when=when, commit=fields[0], known=known), slugs
+
+
+def parse_log(output: bytes, *, shallow: bool, warnings: list[str] | None = None) -> dict[str, Added]:
+    """The oldest commit of each version file in `git log` output (see `_commits`), under its slug: its addition
+    (a commit whose date is unusable is skipped: its files are dated by the next commit that has them)."""
+    found: dict[str, Added] = {}
+    for commit, slugs in _commits(output, shallow, warnings):
+        for slug in slugs:  # older commits come later: the last one seen is the first appearance
+            found[slug] = commit
+    return found
+
+
+def parse_changes(output: bytes, *, shallow: bool) -> dict[str, Added]:
+    """The newest commit of each version file in `git log` output (see `_commits`), under its slug: the last
+    change of what that label states."""
+    found: dict[str, Added] = {}
+    for commit, slugs in _commits(output, shallow, None):
+        for slug in slugs:  # newest first: the first one seen is the latest change
+            found.setdefault(slug, commit)
     return found
 
 
@@ -211,4 +236,5 @@ def label_history(catalog_dir: Path) -> LabelHistory:
         return no_history(f"git could not read it: {_first_line(log.stderr)}")
     warnings: list[str] = []
     added = parse_log(log.stdout, shallow=shallow, warnings=warnings)
-    return LabelHistory(repository=True, added=added, shallow=shallow, build=build_time(), warnings=tuple(warnings))
+    return LabelHistory(repository=True, added=added, shallow=shallow, build=build_time(), warnings=tuple(warnings),
+                        changed=parse_changes(log.stdout, shallow=shallow))

@@ -36,7 +36,7 @@ from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import do_url, finalize, front_matter, md_escape
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 from catalog_docs.serialize import to_json, to_yaml, to_yaml_plain
-from catalog_docs.site.feed import FEED_PATH, PAGE_PATH, ChangelogEntry, atom_feed
+from catalog_docs.site.feed import FEED_PATH, PAGE_PATH, ChangelogEntry, atom_feed, site_address
 from catalog_docs.site.fences import html_block
 from catalog_docs.site.history import LabelHistory
 from catalog_docs.site.provenance import MARKER_CITATION, citation_parts, section_anchor, source_sections
@@ -596,12 +596,14 @@ def _changelog(pages: _Pages, comparisons: list[tuple[VersionLabel, VersionLabel
                history: LabelHistory) -> None:
     """The changelog page and its Atom feed, keyed on the whole catalogue and the history (dates included)."""
     digests = pages.digests
-    values = None if digests is None else _digest(digests.whole, history.stamp(), history.build.when.isoformat())
+    base = site_address(os.environ.get("SITE_URL"))  # the feed's links are absolute on the site's address
+    values = None if digests is None else _digest(digests.whole, history.stamp(), history.build.when.isoformat(),
+                                                  base or "")
     entries = partial(changelog_entries, pages, comparisons, history)
     pages.add_lazy(PAGE_PATH, "changelog.md.j2", lambda: {"entries": entries(), "history": history},
                    page_values=None if values is None else lambda: values)
     changelog = str(Href("index.md", pages.directory_urls)(PAGE_PATH))
-    pages.add_file(FEED_PATH, lambda: atom_feed(pages.catalog, entries(), history, changelog), kind="feed",
+    pages.add_file(FEED_PATH, lambda: atom_feed(pages.catalog, entries(), history, changelog, base), kind="feed",
                    page_values=None if values is None else lambda: values)
 
 
