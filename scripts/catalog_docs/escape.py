@@ -76,14 +76,37 @@ _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 """Controls, format characters, surrogates, line and paragraph separators, wherever Unicode puts them."""
 
 
+_DEFAULT_IGNORABLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+"""Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): shown as nothing by a terminal, whatever
+their category: U+034F COMBINING GRAPHEME JOINER, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0 (letters),
+variation selectors, tags..."""
+
+
 def for_terminal(text: object) -> str:
     """Text for a terminal line: every control, separator and invisible character shown as an escape
-    (`\\x1b`, `\\u202e`), so that nothing we print moves the cursor, recolours, reorders or hides text."""
-    shown = _TERMINAL_UNSAFE.sub(lambda m: _shown(m.group()), str(text))
+    (`\\x1b`, `\\u202e`), so that nothing we print moves the cursor, recolours, reorders or hides text: the
+    default-ignorable code points (Hangul fillers, U+034F...) and every combining mark without a base (at the start,
+    after a space, or after a character shown escaped: it would sit on a neighbour) included."""
+    shown = str(text)
     if shown.isascii():
-        return shown
-    # Format characters outside the ranges above (U+0600 ARABIC NUMBER SIGN, U+110BD, ...), by category.
-    return "".join(_shown(c) if unicodedata.category(c) in _INVISIBLE_CATEGORIES else c for c in shown)
+        return _TERMINAL_UNSAFE.sub(lambda m: _shown(m.group()), shown)
+    out = []
+    based = False  # whether the last character printed as itself can carry a combining mark
+    for c in shown:
+        category = unicodedata.category(c)
+        # Format characters outside the ranges above (U+0600 ARABIC NUMBER SIGN, U+110BD, ...), by category.
+        if _TERMINAL_UNSAFE.match(c) or _DEFAULT_IGNORABLE.match(c) or category in _INVISIBLE_CATEGORIES:
+            out.append(_shown(c))
+            based = False
+        elif category[0] == "M":
+            out.append(c if based else _shown(c))
+        else:
+            out.append(c)
+            based = category[0] not in "ZC"
+    return "".join(out)
 
 def do_url(slug: str) -> Markup:
     """A slug as a URL path segment (slugs are validated; anything else is percent-encoded anyway)."""

@@ -39,6 +39,8 @@ def _files(catalog: Path) -> dict[Path, bytes]:
     ("Cafe\u0301 1", "found text not in Unicode NFC"),
     ("F" * 64, "found 64 characters"),
     ("fake_ 1.1.0", "'fake_ 1.1.0' reads the same as the version label 'FAKE_ 1.1.0' at "),
+    ("FAKE_ 1.1.O", "'FAKE_ 1.1.O' reads the same as the version label 'FAKE_ 1.1.0' at "),
+    ("FAKE_ l.1.0", "'FAKE_ l.1.0' reads the same as the version label 'FAKE_ 1.1.0' at "),
 ])
 def test_new_label_refuses_a_name_that_does_not_read_as_one(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                             new: str, message: str) -> None:
@@ -56,14 +58,15 @@ def test_the_look_alike_message_names_the_listed_label_by_file_line_and_column(t
     with pytest.raises(CatalogDocsError) as caught:
         new_label(catalog, "fake_ 1.1.0", LABEL)
     assert str(caught.value) == (f"'fake_ 1.1.0' reads the same as the version label 'FAKE_ 1.1.0' at "
-                                 f"{catalog / 'service.yaml'}:27:5; names must differ in more than case, spacing or "
-                                 "character width")
+                                 f"{catalog / 'service.yaml'}:27:5; names must differ in more than case, spacing, "
+                                 "character width or characters that look alike (O and 0, l and 1)")
 
 
 _SPELLINGS = st.sampled_from([
     str.upper, str.lower, str.swapcase, lambda n: n + " ", lambda n: " " + n, lambda n: n.replace(" ", "  "),
     lambda n: n.replace(" ", "\u00a0"), lambda n: n.replace(" ", "\u2009"), lambda n: n.replace("F", "\uff26"),
     lambda n: n.replace("1", "\uff11", 1), lambda n: n.replace(" ", "\t"),
+    lambda n: n.replace("0", "O", 1), lambda n: n.replace("1", "l", 1), lambda n: n.replace("1", "I"),
 ])
 
 

@@ -1,7 +1,7 @@
 """Version label and plan entry names read as one name: `check` refuses a name with spaces at its ends or two in a
 row, a control, invisible or blank character, or text not in NFC, and two names of one list that read the same
-(NFKC, case folded, spaces collapsed), naming both places. tests/golden/name-* show the messages in full; here
-Hypothesis makes the names and the look-alikes."""
+(NFKC, case folded, spaces collapsed; or the same confusable skeleton, UTS #39), naming both places.
+tests/golden/name-* show the messages in full; here Hypothesis makes the names and the look-alikes."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalog_docs.catalog.names import look_alike_key, name_flaw
+from catalog_docs.catalog.names import confusable_skeleton, look_alike_key, look_alike_keys, name_flaw
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.errors import CatalogInvalid
 
@@ -33,6 +33,19 @@ def _full_width(name: str, i: int) -> str:
     return name[: i % len(name)] + wide + name[i % len(name) + 1:]
 
 
+_SWAPS = {"0": "O", "O": "0", "1": "l", "l": "1", "I": "1"}
+"""Characters Unicode lists as confusable with each other (confusables.txt), all allowed in names."""
+
+
+def _confusable(name: str, i: int) -> str:
+    """`name` with its first swappable character from position i on (cyclically) replaced by a look-alike."""
+    for k in range(len(name)):
+        j = (i + k) % len(name)
+        if name[j] in _SWAPS:
+            return name[:j] + _SWAPS[name[j]] + name[j + 1:]
+    return name
+
+
 _TRANSFORMS = {
     "upper": lambda n, i: n.upper(),
     "lower": lambda n, i: n.lower(),
@@ -44,6 +57,7 @@ _TRANSFORMS = {
     "ideographic space": lambda n, i: n.replace(" ", "\u3000", 1),
     "full-width character": _full_width,
     "tab": lambda n, i: n.replace(" ", "\t", 1),
+    "confusable letter or digit": _confusable,
 }
 """Ways to write a name so that it reads the same as the name."""
 
@@ -85,7 +99,7 @@ def test_a_look_alike_is_refused_at_its_place_naming_the_other(name: str, how: s
     alike = _TRANSFORMS[how](name, where)
     if alike == name:
         return  # upper-case letters only, say: nothing to compare
-    assert look_alike_key(alike) == look_alike_key(name)
+    assert set(look_alike_keys(alike)) & set(look_alike_keys(name))
     errors = _check([name, alike])
     here = f"service.yaml:{_line_of_extra(1)}:5: service.plan_entries[4]: "
     assert errors, f"{alike!r} passed beside {name!r}"
@@ -97,7 +111,8 @@ def test_a_look_alike_is_refused_at_its_place_naming_the_other(name: str, how: s
     else:
         assert errors == [f"{here}expected a name that reads differently from every other plan entry, found {alike!r} "
                           f"({name!r} at service.yaml:{_line_of_extra(0)}:5 reads the same; names must differ in "
-                          f"more than case, spacing or character width)"]
+                          f"more than case, spacing, character width or characters that look alike (O and 0, l and "
+                          f"1))"]
 
 
 @settings(deadline=None)  # each example reads and writes files: a loaded machine is slow
@@ -135,3 +150,38 @@ def test_each_rule(name: str, flaw: str | None) -> None:
     ("FAKE_ 1.1.0", "FAKE_\u00a01.1.0"), ("\ufb01le 1", "FILE 1"), ("Straße 1", "STRASSE 1")])
 def test_look_alikes(a: str, b: str) -> None:
     assert look_alike_key(a) == look_alike_key(b)
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("FAKE_ 1.1.0", "FAKE_ 1.1.O"), ("FAKE_ 1.1.0", "FAKE_ l.1.0"), ("FAKE_ 1.1.0", "FAKE_ I.I.0"),
+    ("FAKE_ 1.1.0", "FAKE_ 1.1.\u041e"), ("FAKE_ 1.1.0", "F\u0410KE_ 1.1.0"),
+    ("modern 1", "rnodern 1"), ("paypal 1", "p\u0430yp\u0430l 1")])
+def test_names_with_the_same_confusable_skeleton_are_look_alikes(a: str, b: str) -> None:
+    assert confusable_skeleton(a) == confusable_skeleton(b)
+    assert set(look_alike_keys(a)) & set(look_alike_keys(b))
+
+
+@pytest.mark.parametrize(("a", "b"), [("FAKE_ 1.1.0", "FAKE_ 1.1.1"), ("FAKE_ 1.0.1", "FAKE_ 1.1.0"),
+                                      ("FAKE_ 3.0.0", "FAKE_ 8.0.0"), ("UPI_N 1.0.0", "UPI_N 1.0.1")])
+def test_names_a_reader_tells_apart_are_not(a: str, b: str) -> None:
+    assert not set(look_alike_keys(a)) & set(look_alike_keys(b))
+
+
+def test_the_issues_look_alike_is_refused_naming_both_places() -> None:
+    errors = _check(["QQ 1.1.0", "QQ 1.1.O"])
+    assert errors == [f"service.yaml:{_line_of_extra(1)}:5: service.plan_entries[4]: expected a name that reads "
+                      f"differently from every other plan entry, found 'QQ 1.1.O' ('QQ 1.1.0' at "
+                      f"service.yaml:{_line_of_extra(0)}:5 reads the same; names must differ in more than case, "
+                      f"spacing, character width or characters that look alike (O and 0, l and 1))"]
+
+
+@settings(deadline=None)
+@given(st.text(max_size=12), st.text(max_size=12))
+def test_the_skeleton_is_a_function_of_nfd_and_joins_as_text_does(a: str, b: str) -> None:
+    """UTS #39's skeleton works on NFD text and character by character: two canonically equal texts have the same
+    skeleton, and so do texts built from parts with the same skeletons (where NFD does not reorder across the
+    joint)."""
+    assert confusable_skeleton(a) == confusable_skeleton(unicodedata.normalize("NFC", a))
+    assert confusable_skeleton(confusable_skeleton(a)) == confusable_skeleton(a)
+    if not b or unicodedata.combining(unicodedata.normalize("NFD", b)[0]) == 0:
+        assert confusable_skeleton(a + b) == confusable_skeleton(confusable_skeleton(a) + b)

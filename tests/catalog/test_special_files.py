@@ -15,6 +15,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from catalog_docs import cli
 from catalog_docs.authoring.synth import MAX_OPERATIONS, SynthSpec
@@ -126,6 +128,30 @@ def test_every_schema_pattern_refuses_a_trailing_newline() -> None:
 ])
 def test_terminal_text_shows_controls_escaped(raw: str, shown: str) -> None:
     assert for_terminal(raw) == shown
+
+
+@pytest.mark.parametrize(("raw", "shown"), [
+    ("a\u3164b", "a\\u3164b"), ("\u115fx", "\\u115fx"), ("x\u034fy", "x\\u034fy"), ("\u0301x", "\\u0301x"),
+    ("a \u0301b", "a \\u0301b"), ("\u200b\u0301", "\\u200b\\u0301"), ("e\u0301\u0302", "e\u0301\u0302"),
+    ("\uffa0", "\\uffa0"), ("a\ufe0f", "a\\ufe0f"), ("\u1160", "\\u1160"), ("Café", "Café"),
+])
+def test_default_ignorables_hangul_fillers_and_bare_marks_show_escaped(raw: str, shown: str) -> None:
+    """The issue's U+3164, U+115F, U+034F and a lone U+0301 printed raw in error lines: each shows as nothing,
+    or sits on a neighbour. A combining mark on a letter stays as it is."""
+    assert for_terminal(raw) == shown
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=20))
+def test_no_printed_character_is_invisible_or_without_a_base(text: str) -> None:
+    shown = for_terminal(text)
+    based = False
+    for ch in shown:
+        category = unicodedata.category(ch)
+        assert category not in ("Cc", "Cf", "Cs", "Zl", "Zp"), (text, shown)
+        assert ch not in "\u3164\u115f\u1160\uffa0\u034f\u180b\ufe0f\u2060", (text, shown)  # some ignorables
+        assert category[0] != "M" or based, (text, shown)
+        based = category[0] not in "ZCM" or (category[0] == "M" and based)
 
 
 def test_errors_print_their_input_escaped() -> None:

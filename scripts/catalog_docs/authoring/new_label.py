@@ -21,7 +21,7 @@ import yaml
 
 from catalog_docs.catalog.locate import shown_path
 from catalog_docs.catalog.model import label_slug
-from catalog_docs.catalog.names import look_alike_key, name_flaw
+from catalog_docs.catalog.names import look_alike_keys, name_flaw
 from catalog_docs.catalog.schema_fast import ecma_regex
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.layout import SCHEMA_DIR
@@ -52,12 +52,13 @@ def _refuse_bad_name(new: str, service: Path, labels: yaml.SequenceNode) -> None
         flaw = name_flaw(new) or (f"{len(new)} characters" if len(new) > longest else "")
         raise CatalogDocsError(f"{new!r} is not a valid version label name: expected {wording}"
                                + (f", found {flaw}" if flaw else ""))
-    key = look_alike_key(new)
-    twin = next((item for item in labels.value if look_alike_key(item.value) == key and item.value != new), None)
+    keys = set(look_alike_keys(new))
+    twin = next((item for item in labels.value if keys & set(look_alike_keys(item.value)) and item.value != new), None)
     if twin is not None:
         raise CatalogDocsError(f"{new!r} reads the same as the version label {twin.value!r} at "
                                f"{shown_path(service)}:{twin.start_mark.line + 1}:{twin.start_mark.column + 1}; "
-                               "names must differ in more than case, spacing or character width")
+                               "names must differ in more than case, spacing, character width or characters that "
+                               "look alike (O and 0, l and 1)")
 
 
 def _natural_key(name: str) -> tuple[tuple[int, int | str], ...]:

@@ -15,7 +15,7 @@ from typing import Any
 from catalog_docs.catalog.listing_rules import listing_rules
 from catalog_docs.catalog.located import CatalogFile, PathPart, close_to, node_at, problem
 from catalog_docs.catalog.model import entry_key, label_slug
-from catalog_docs.catalog.names import look_alike_key
+from catalog_docs.catalog.names import look_alike_keys
 from catalog_docs.catalog.nodes import Node
 from catalog_docs.catalog.page_names import file_name_problem, reserved_slug
 from catalog_docs.errors import Problem
@@ -249,7 +249,10 @@ def _name_problem(c: Catalogue, group: list[str], path: list[PathPart], what: st
     name = group[i]
     s = label_slug(name).lower()
     bad_name = file_name_problem(label_slug(name))
-    twin = seen.alike.setdefault(look_alike_key(name), i)
+    keys = look_alike_keys(name)
+    twin = next((seen.alike[k] for k in keys if k in seen.alike), i)
+    for k in keys:
+        seen.alike.setdefault(k, i)
     node = node_at(c.service.root, [*path, i])
     if bad_name is not None:
         return problem(c.service, node, [*path, i], "a name that gives a valid page file name",
@@ -261,7 +264,8 @@ def _name_problem(c: Catalogue, group: list[str], path: list[PathPart], what: st
         other = node_at(c.service.root, [*path, twin])
         return problem(c.service, node, [*path, i], f"a name that reads differently from every other {what}",
                        f"{name!r}", f"{group[twin]!r} at {c.service.name}:{other.line}:{other.column} reads the "
-                       "same; names must differ in more than case, spacing or character width")
+                       "same; names must differ in more than case, spacing, character width or characters that look "
+                       "alike (O and 0, l and 1)")
     if s in seen.slugs and seen.slugs[s] != name:
         return problem(c.service, node, [*path, i], "a URL slug unique when case is ignored", f"{name!r}",
                        f"{seen.slugs[s]!r} has the same page URL")
