@@ -18,6 +18,7 @@ from importlib.resources import files
 
 from catalog_docs.catalog.nodes import BAD_KEY_CHAR
 from catalog_docs.catalog.read import char_name
+from catalog_docs.errors import CatalogDocsError
 
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"}
 """Categories of characters that show as nothing, as a blank, or differently on each screen (Zs: spaces; the
@@ -63,7 +64,11 @@ def _prototypes() -> dict[str, str]:
     prototype when that is a sequence (sources are single characters), else its least member. Skeletons of two
     strings are then equal exactly when their UTS #39 skeletons are: the stand-ins rename the prototypes, one to
     one."""
-    data = json.loads((files("confusable_homoglyphs") / "confusables.json").read_text(encoding="utf-8"))
+    try:
+        data = json.loads((files("confusable_homoglyphs") / "confusables.json").read_text(encoding="utf-8"))
+    except ModuleNotFoundError:  # an environment installed before the dependency was added
+        raise CatalogDocsError("the package confusable-homoglyphs is not installed (pyproject.toml needs it): run "
+                               "`make install`, or `pip install -e .` in the project") from None
     parent: dict[str, str] = {}
 
     def root(node: str) -> str:
