@@ -120,3 +120,25 @@
     if (event.target instanceof HTMLDetailsElement && event.target.open) layout();
   }, true);
 })();
+
+/* A followed link to one change (#CHANGE-ID) marks its row or sentence (catalog.css: .catalog-targeted).
+   :target alone misses it after the theme's instant navigation, which changes the address with pushState;
+   so the mark follows the address on every page the theme shows and on every change of fragment. A fragment
+   that is not valid percent-encoding names nothing. */
+(function () {
+  function mark() {
+    var named = null;
+    try {
+      named = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    } catch (error) {
+      named = null;
+    }
+    document.querySelectorAll(".catalog-targeted").forEach(function (x) {
+      if (x !== named) x.classList.remove("catalog-targeted");
+    });
+    if (named && named.matches("tr[id], p[id], li[id]")) named.classList.add("catalog-targeted");
+  }
+  window.addEventListener("hashchange", mark);
+  if (typeof document$ !== "undefined") document$.subscribe(mark);
+  else document.addEventListener("DOMContentLoaded", mark);
+})();

@@ -291,11 +291,14 @@
   }
 
   /* `ids` (optional): the change id of each row, its anchor. */
-  function table(head, rows, ids) {
+  /* `path` (optional): the column that holds the operation, whose path breaks only before a "/". */
+  function table(head, rows, ids, path) {
     return el("div", { "class": "catalog-change" }, [el("table", {}, [
       el("thead", {}, [el("tr", {}, head.map(function (h) { return el("th", { scope: "col" }, [h]); }))]),
       el("tbody", {}, rows.map(function (r, i) {
-        return el("tr", ids ? { id: ids[i] } : {}, r.map(function (c) { return el("td", {}, [c]); }));
+        return el("tr", ids ? { id: ids[i] } : {}, r.map(function (c, k) {
+          return el("td", k === path ? { "class": "catalog-path" } : {}, [c]);
+        }));
       }))
     ])]);
   }
@@ -317,10 +320,17 @@
     data.operations.forEach(function (o) { ops[o.position] = o; });
     function opLink(position) {
       var op = ops[position];
-      return el("a", { href: siteRoot + "operations/" + encodeURIComponent(op.slug) + "/" },
-                [op.path === null ? "Entry " + op.position : op.path]);
+      /* A path breaks only before a "/" (catalog.css: .catalog-path), never inside a word. */
+      var parts = op.path === null ? ["Entry " + op.position] : op.path.split(/(?=\/)/);
+      var link = el("a", { href: siteRoot + "operations/" + encodeURIComponent(op.slug) + "/" });
+      parts.forEach(function (part, i) {
+        if (i) link.appendChild(el("wbr"));
+        link.appendChild(document.createTextNode(part));
+      });
+      return link;
     }
-    function name(s) { return s.label + (s.plan === null ? "" : ":" + s.plan); }
+    /* A side in words: the label, or the plan entry under its label (never the LABEL:PLAN argument form). */
+    function name(s) { return s.plan === null ? s.label : s.plan + " under " + s.label; }
     var fromName = name(res.from), toName = name(res.to);
     var n = res.counts.by_kind;
     var rows = [];
@@ -363,24 +373,27 @@
           out.appendChild(el("h5", {}, [c0.from.value + " \u2192 " + c0.to.value + " (" + plural(t.length, "value", "values") + ")"]));
           out.appendChild(table(["Position", "Operation", name(c0.from), name(c0.to)], t.map(function (c) {
             return [positionLink(c, c.to.position), opLink(c.to.position), lock(c.from.value), lock(c.to.value)];
-          }), ids(t)));
+          }), ids(t), 1));
         } else if (c0.kind === "value-added") {
-          out.appendChild(el("h5", {}, ["New: " + c0.to.value + " (" + plural(t.length, "value", "values") + ")"]));
+          /* Read in one pass, earlier side first (formats.transition_title). */
+          out.appendChild(el("h5", {}, [plural(t.length, "value", "values") + ": not listed under " + fromName + ", " +
+                                        c0.to.value + " under " + toName]));
           out.appendChild(table(["Position", "Operation", fromName, toName], t.map(function (c) {
             return [positionLink(c, c.to.position), opLink(c.to.position), notListed(), el("span", {}, [lock(c.to.value), " ", newValue()])];
-          }), ids(t)));
+          }), ids(t), 1));
         } else {
-          out.appendChild(el("h5", {}, ["No longer listed: " + c0.from.value + " (" + plural(t.length, "value", "values") + ")"]));
+          out.appendChild(el("h5", {}, [plural(t.length, "value", "values") + ": " + c0.from.value + " under " + fromName +
+                                        ", not listed under " + toName]));
           out.appendChild(table(["Position", "Operation", fromName, toName], t.map(function (c) {
             return [positionLink(c, c.from.position), opLink(c.from.position), lock(c.from.value), notListed()];
-          }), ids(t)));
+          }), ids(t), 1));
         }
       });
       if (o && o.kind === "plan-added" && g.unchanged.length) {
         out.appendChild(el("h5", {}, ["Unchanged since " + g.unchanged[0].from.label + " (" + plural(g.unchanged.length, "value", "values") + ")"]));
         out.appendChild(table(["Position", "Operation", g.unchanged[0].from.label, g.unchanged[0].to.label], g.unchanged.map(function (u) {
           return [String(u.to.position), opLink(u.to.position), lock(u.from.value), lock(u.to.value)];
-        })));
+        }), null, 1));
       } else if (g.unchanged.length) {
         out.appendChild(el("p", {}, [plural(g.unchanged.length, "value", "values") + " unchanged."]));
       }
@@ -417,8 +430,17 @@
 
   var UNKNOWN = "The link names a pair that is not in this catalogue; showing the newest pair instead.";
 
-  /* Draw the form's pair; `notice` (text) goes above the result. */
-  function run(notice) {
+  /* Mark the change a followed link names (:target does not match a row drawn after the page loaded). */
+  function markTarget(target) {
+    Array.prototype.forEach.call(document.querySelectorAll(".catalog-targeted"), function (x) {
+      x.classList.remove("catalog-targeted");
+    });
+    if (target) target.classList.add("catalog-targeted");
+  }
+
+  /* Draw the form's pair; `notice` (text) goes above the result; `reveal`: scroll the result into view (a link
+     that names a pair, such as "since my version", or a choice just made), unless a change is named. */
+  function run(notice, reveal) {
     var from = form.elements.from.value, to = form.elements.to.value;
     if (!loaded) loaded = fetch(dataUrl).then(function (r) {
       if (!r.ok) throw new Error("could not load catalog.json (" + r.status + ")");
@@ -429,7 +451,12 @@
       if (notice) out.insertBefore(el("p", { "class": "catalog-compare-error", role: "alert" }, [notice]), out.firstChild);
       /* A shared link to one change (?from=...&to=...#CHANGE-ID): its row exists only now. */
       var target = linkedChange();
-      if (target && out.contains(target)) target.scrollIntoView();
+      if (target && out.contains(target)) {
+        markTarget(target);
+        target.scrollIntoView();
+      } else if (reveal) {
+        out.scrollIntoView();
+      }
     }).catch(function (error) {
       out.textContent = "";
       out.appendChild(el("p", { "class": "catalog-compare-error", role: "alert" }, [error.message]));
@@ -453,18 +480,23 @@
     event.preventDefault();
     var query = "?from=" + encodeURIComponent(form.elements.from.value) + "&to=" + encodeURIComponent(form.elements.to.value);
     if (window.location.search !== query) window.history.pushState({ catalogCompare: true }, "", query);
-    run(null);
+    run(null, true);
   });
   /* Back and forward: draw what the URL now names. One listener per window, however often the theme's
      instant navigation runs this script again; it finds the form anew each time. */
   root.CatalogCompareRedraw = function () {
     if (document.getElementById("catalog-compare") !== form) return;
-    run(fromUrl() ? null : UNKNOWN);
+    run(fromUrl() ? null : UNKNOWN, false);
   };
   if (!root.CatalogComparePopstate) {
     root.CatalogComparePopstate = true;
     window.addEventListener("popstate", function () { if (root.CatalogCompareRedraw) root.CatalogCompareRedraw(); });
   }
+  if (!root.CatalogCompareHash) {
+    root.CatalogCompareHash = true;
+    window.addEventListener("hashchange", function () { markTarget(linkedChange()); });
+  }
   form.hidden = false;
-  run(fromUrl() ? null : UNKNOWN);
+  var named = new URLSearchParams(window.location.search);
+  run(fromUrl() ? null : UNKNOWN, named.has("from") && named.has("to"));
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -298,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--fail-on", metavar="KIND[,KIND...]", action="append", default=[],
                       help="review gate: exit 1 when a change of one of these kinds (the JSON kind, e.g. "
                            "value-changed) is not acknowledged; KIND:published only counts changes of version "
-                           "labels that are not drafts in the earlier catalogue. An unknown kind exits 2")
+                           "labels published in the earlier catalogue (not drafts there). An unknown kind exits 2")
     diff.add_argument("--acknowledged", metavar="FILE", type=Path, default=None,
                       help="YAML list of {id: CHANGE-ID, reason: TEXT}: those changes do not fail the gate and show "
                            "as acknowledged with their reason; ids that match no change are reported as stale. "

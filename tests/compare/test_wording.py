@@ -134,3 +134,22 @@ def test_no_raw_field_names_and_no_yes_no_flags_for_any_edit(data: st.DataObject
             assert not RAW_FIELDS.search(out), (steps, RAW_FIELDS.search(out))
             assert not re.search(r"\b(yes|no)[.;,)]", out), steps
             assert "| Value |" not in out, steps
+
+
+def test_a_new_labels_previous_label_column_names_its_side(tmp_path: Path) -> None:
+    # Was: "| FAKE 1.0 | FAKE 2.0 (feature) |": the previous label's column did not say which catalogue it was
+    # read from (the later one: a new label's values are compared with its previous label as listed there).
+    entries = ["/fakeAlpha", "/fakeBeta"]
+    old = write_catalog(tmp_path / "old", {"entries": entries, "labels": {"FAKE 1.0": {"PLAN A": "cc"}}})
+    new = write_catalog(tmp_path / "new", {"entries": entries, "labels": {"FAKE 1.0": {"PLAN A": "cc"},
+                                                                          "FAKE 2.0": {"PLAN A": "cu"}}})
+    cmp = compare_catalogs(load_catalog(old), load_catalog(new), "main", "feature")
+    md = format_markdown(cmp)
+    assert "| Position | Path | `FAKE 1.0` (previous label, `feature`) | `FAKE 2.0` (`feature`) | Change id |" in md
+    text = format_text(cmp)
+    assert "close -> unlimited (1 value, FAKE 1.0 -> FAKE 2.0)" in text
+    # The any-pair and label forms name a plan entry in words, never as LABEL:PLAN.
+    catalog = load_catalog(new)
+    plans = compare_sides(catalog, Side(label="FAKE 1.0", plan="PLAN A"), Side(label="FAKE 2.0", plan="PLAN A"))
+    shown = format_markdown(plans) + format_text(plans)
+    assert "PLAN A under FAKE 1.0" in shown.replace("`", "") and "FAKE 1.0:PLAN A" not in shown.split("catalog-docs")[0]

@@ -127,7 +127,7 @@ def test_a_choice_is_a_shareable_link_and_back_and_forward_follow_it(visit: Visi
 
 def test_opening_a_shared_link_shows_that_comparison(visit: Visit) -> None:
     page = visit.open("compare/" + query("FAKE 1.0:PLAN B", "FAKE 2.0:PLAN B"))
-    assert result_title(page) == "FAKE 1.0:PLAN B → FAKE 2.0:PLAN B"
+    assert result_title(page) == "PLAN B under FAKE 1.0 → PLAN B under FAKE 2.0"  # in words, not LABEL:PLAN
     assert page.get_by_label("From", exact=True).input_value() == "FAKE 1.0:PLAN B"
     rows = page.locator("#catalog-compare-result table").nth(1).locator("tbody tr")
     assert rows.count() == 2  # uuuuu -> uucuc

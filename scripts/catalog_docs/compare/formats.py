@@ -379,6 +379,10 @@ def _column_heads(cmp: Comparison, a: Change) -> tuple[str, str]:
     after = _md(a.after.label) if a.after.label else _md(cmp.to_side)
     if cmp.mode == "revisions" and a.before.label is not None and a.before.label == a.after.label:
         before, after = f"{before} ({_md(cmp.from_side)})", f"{after} ({_md(cmp.to_side)})"
+    elif cmp.mode == "revisions" and a.before.label is not None and a.after.label is not None:
+        # a plan entry listed anew (under a new label, or again): its values against its previous label, both read
+        # from the later catalogue
+        before, after = f"{before} (previous label, {_md(cmp.to_side)})", f"{after} ({_md(cmp.to_side)})"
     elif cmp.mode == "revisions" and (a.before.label is None) != (a.after.label is None):
         # one side has no label (a label new or removed): say which revision each column is
         before = f"{before} ({_md(cmp.from_side)})" if a.before.label else before

@@ -260,7 +260,9 @@ def side_names(cmp: Comparison, c: Change, name: Name) -> tuple[str, str]:
         under = f"under {name(label)}" if label is not None else ""
         at = _at(side, name) if cmp.mode == "revisions" else ""
         return " ".join(w for w in (under, at) if w)
-    return one(c.before.label, cmp.from_side), one(c.after.label, cmp.to_side)
+    # A plan entry listed anew is compared with its previous label as the later catalogue has it.
+    anew = c.before.label is not None and c.after.label is not None and c.before.label != c.after.label
+    return one(c.before.label, cmp.to_side if anew else cmp.from_side), one(c.after.label, cmp.to_side)
 
 
 def _named_once(before: str, after: str) -> tuple[str, str]:

@@ -117,6 +117,12 @@ def do_since_url(href: Href, from_side: str, to_side: str) -> Markup:
     return Markup(f"{href('compare/index.md')}?from={quote(from_side, safe='')}&amp;to={quote(to_side, safe='')}")
 
 
+def do_side_words(side: str) -> str:
+    """A side as the page names it: `LABEL`, or `PLAN under LABEL` for `LABEL:PLAN` (compare.Side.words)."""
+    label, sep, plan = side.partition(":")
+    return f"{plan} under {label}" if sep else label
+
+
 def do_summary_text(rows: Any) -> str:
     """A comparison's summary rows as one plain sentence part (`1 plan entry added, 3 values changed
     close → unlimited`), for a page description; escaped where it lands, like any text."""
@@ -171,6 +177,7 @@ def _environment() -> Environment:
     env.filters["op_link"] = do_op_link
     env.filters["summary_text"] = do_summary_text
     env.filters["since_url"] = do_since_url
+    env.filters["side_words"] = do_side_words
     env.filters["html_block"] = html_block
     env.filters.update(TABLE_FILTERS)
     env.globals.update(MARKS)

@@ -160,13 +160,23 @@ def do_op_header(entry: ListingEntry, href: Href) -> Markup:
     return Markup(f'<th scope="row">{do_op_anchor(entry, href)}</th>')
 
 
+def do_path_header(entry: ListingEntry, href: Href) -> Markup:
+    """A comparison row's header cell: the operation, linked to its page, its path breakable only before a `/`
+    (a phone wraps `/checkVirtualAddressME` whole, never inside the word; catalog.css: .catalog-path)."""
+    anchor = str(do_op_anchor(entry, href))
+    start = anchor.index(">") + 1
+    text = anchor[start:-len("</a>")]
+    text = text[:1] + text[1:].replace("/", "<wbr>/")
+    return Markup(f'<th scope="row" class="catalog-path">{anchor[:start]}{text}</a></th>')
+
+
 def do_unchanged_rows(unchanged: Any, entries: dict[int, ListingEntry], href: Href, from_label: str) -> Markup:
     """The `<tr>` rows of a comparison's unchanged values. One filter call, not a loop in the template: at
     1,000 operations a comparison has thousands of them. A value of a re-listed plan entry says which
     earlier label it is the same as."""
     # The plan entry's cell wraps between words only (catalog.css: td.catalog-label), never inside a name.
     return Markup("\n".join([
-        f"<tr><td>{u.position}</td>{do_op_header(entries[u.position], href)}"
+        f"<tr><td>{u.position}</td>{do_path_header(entries[u.position], href)}"
         f'<td class="catalog-label">{md_escape(u.plan)}'
         + ("" if u.before_label == from_label else f" (same as under {md_escape(u.before_label)})")
         + f"</td>{_lock_cell(u.value)}</tr>"
@@ -181,6 +191,7 @@ FILTERS = {
     "history_cells": do_history_cells,
     "op_anchor": do_op_anchor,
     "op_header": do_op_header,
+    "path_header": do_path_header,
     "unchanged_rows": do_unchanged_rows,
 }
 """The table filters, registered with the template environment in `render._environment`."""

@@ -1,0 +1,134 @@
+"""Links that land where they point, in Chromium on the fixture site (the shared `built_site`): "what changed since
+this version" shows the comparison in the first screen, a followed change link marks its row in light and dark
+(axe: no serious issue), and the any-pair result names its sides in words, keeps values as published and breaks
+paths only before a "/"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from browsing import AXE, Visit, new_visit
+from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.compare.changes import Side, compare_sides
+from fixture_facts import FIXTURE_CATALOG
+
+pytestmark = [pytest.mark.site, pytest.mark.browser]
+
+SCREENS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(params=list(SCREENS))
+def screen(request: pytest.FixtureRequest, chromium: Browser, site_url: str) -> Iterator[Visit]:
+    phone = request.param == "phone"
+    v = new_visit(chromium, site_url, viewport=SCREENS[request.param],
+                  **({"device_scale_factor": 2, "is_mobile": True, "has_touch": True} if phone else {}))
+    yield v
+    v.context.close()
+    assert not v.problems(), "\n".join(v.problems())
+
+
+def _in_first_screen(page: Page, selector: str) -> None:
+    """The element lies wholly in the viewport once the result is drawn (it is scrolled to after catalog.json
+    loads; a few tenths of a second at most)."""
+    page.wait_for_selector(selector)
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    for _ in range(50):
+        box = page.locator(selector).bounding_box()
+        if box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{selector} at {box}, outside the first screen of height {height} (scrolled to "
+                         f"{page.evaluate('window.scrollY')})")
+
+
+def test_since_my_version_shows_the_comparison_in_the_first_screen(screen: Visit) -> None:
+    # Was: /compare/?from=...&to=... opened at the top; the result started at y = 964 (1280 x 900).
+    labels = [v.label for v in load_catalog(FIXTURE_CATALOG).versions]
+    page = screen.open(f"versions/{labels[0].replace(' ', '-')}/")
+    page.get_by_role("link", name=f"compare it with the newest label, {labels[-1]}").click()
+    _in_first_screen(page, "#catalog-compare-result h3")
+    assert page.locator("#catalog-compare-result h3").inner_text() == f"{labels[0]} → {labels[-1]}"
+    # The same from a plan entry's page, for that plan entry: named in words, never LABEL:PLAN.
+    page = screen.open("plans/PLAN-A/")
+    page.get_by_role("link", name=f"since {labels[0]}").first.click()
+    _in_first_screen(page, "#catalog-compare-result h3")
+    assert page.locator("#catalog-compare-result h3").inner_text() == \
+        f"PLAN A under {labels[0]} → PLAN A under {labels[-1]}"
+
+
+def _first_value_change() -> tuple[str, str, str]:
+    catalog = load_catalog(FIXTURE_CATALOG)
+    for a, b in zip(catalog.versions, catalog.versions[1:], strict=False):
+        cmp = compare_sides(catalog, Side(label=a.label), Side(label=b.label))
+        for c in cmp.changes:
+            if c.kind == "value-changed":
+                return a.label, b.label, c.id
+    raise AssertionError("the fixture has a value change")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("where", ["page", "any-pair"])
+def test_a_followed_change_link_marks_its_row(chromium: Browser, site_url: str, scheme: str, where: str) -> None:
+    # Was: the row scrolled into view with no mark, so on a long table the reader could not tell which was meant.
+    a, b, change = _first_value_change()
+    visit = new_visit(chromium, site_url, color_scheme=scheme)
+    try:
+        path = (f"compare/{a.replace(' ', '-')}...{b.replace(' ', '-')}/#{change}" if where == "page"
+                else f"compare/?from={quote(a)}&to={quote(b)}#{change}")
+        page = visit.open(path)
+        row = page.locator(f"[id='{change}']")
+        row.wait_for()
+        page.wait_for_function(f"document.getElementById('{change}').classList.contains('catalog-targeted')")
+        style = row.evaluate("r => { const s = getComputedStyle(r); return [s.outlineStyle, s.outlineWidth]; }")
+        assert style == ["solid", "3px"]
+        others = page.locator("tr.catalog-targeted, p.catalog-targeted")
+        assert others.count() == 1
+        box = row.bounding_box()
+        assert box is not None and 0 <= box["y"] < 900
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        serious = [f"{x['id']}: {x['help']} {[(n['target'], n.get('failureSummary')) for n in x['nodes'][:3]]}"
+                   for x in result["violations"] if x["impact"] in ("serious", "critical")]
+        assert not serious, "\n".join(serious)
+        assert not visit.problems(), "\n".join(visit.problems())
+    finally:
+        visit.context.close()
+
+
+def test_the_any_pair_result_keeps_values_as_published_and_breaks_paths_only_at_a_slash(chromium: Browser,
+                                                                                       site_url: str) -> None:
+    a, b, _ = _first_value_change()
+    visit = new_visit(chromium, site_url, viewport=SCREENS["phone"], device_scale_factor=2, is_mobile=True,
+                      has_touch=True)
+    try:
+        page = visit.open(f"compare/?from={quote(a)}&to={quote(b)}")
+        page.wait_for_selector("#catalog-compare-result h5")
+        # Was: "CLOSE → UNLIMITED (21 VALUES)", the theme's upper-cased fifth-level heading.
+        for h5 in page.locator("#catalog-compare-result h5").all():
+            assert h5.evaluate("h => getComputedStyle(h).textTransform") == "none"
+            assert h5.inner_text() == h5.text_content()
+        # Every piece of a path between two "/" lies on one line; the cell may break only before a "/".
+        split = page.evaluate("""() => {
+            const bad = [];
+            for (const cell of document.querySelectorAll('#catalog-compare-result .catalog-path')) {
+                if (getComputedStyle(cell).overflowWrap !== 'normal') bad.push('wrap: ' + cell.textContent);
+                const link = cell.querySelector('a');
+                for (const node of link.childNodes) {
+                    if (node.nodeType !== Node.TEXT_NODE) continue;
+                    const range = document.createRange();
+                    range.selectNodeContents(node);
+                    const tops = new Set(Array.from(range.getClientRects(), r => Math.round(r.top)));
+                    if (tops.size > 1) bad.push(node.textContent);
+                }
+            }
+            return bad;
+        }""")
+        assert split == []
+        assert page.locator("#catalog-compare-result .catalog-path wbr").count() > 0
+        assert not visit.problems(), "\n".join(visit.problems())
+    finally:
+        visit.context.close()
