@@ -76,3 +76,26 @@ def test_deep_nesting_stops_at_its_mark_without_exhausting_the_stack(capsys: pyt
     assert lines[-1] == "1 error"
     assert lines[0].startswith(f"{acks}:1:") and lines[0].endswith(
         f"(file): expected at most {MAX_DEPTH} levels of nesting, found more than {MAX_DEPTH}")
+
+
+def test_diff_help_lists_every_exit_code_of_the_gate(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["diff", "--help"])
+    shown = capsys.readouterr().out
+    codes = shown[shown.index("diff exit codes"):]
+    for words in ("0 compared; no difference (with --exit-code); no change held (with --fail-on)",
+                  "a change the gate holds", "acknowledged neither itself nor by its plan entry's or label's",
+                  "2 an unknown label, plan entry, kind or revision", "not a regular file, over 1 MB"):
+        assert words in " ".join(codes.split()), words
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["--max-chars", "100"], "--max-chars: expected 4,000 to 65,536 (GitHub's limit for a comment), found 100"),
+    (["--max-chars", "70000"], "--max-chars: expected 4,000 to 65,536"),
+    (["--max-chars", "5000", "--format", "text"], "--max-chars: it sets the length of a Markdown comment"),
+])
+def test_max_chars_out_of_range_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], catalog: Path,
+                                                   argv: list[str], says: str) -> None:
+    code = cli.main(["diff", "FAKE 1.0", "FAKE 3.0", "--catalog", str(catalog), "--format", "markdown", *argv])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.splitlines()) == 1 and says in err
