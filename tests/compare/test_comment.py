@@ -95,6 +95,8 @@ def test_the_verdict_and_what_needs_a_decision_come_first_within_40_rendered_lin
     assert fold < lines.index("26 differences.") < 40
     assert lines[fold + 1].startswith("Once each change is checked, add these lines to "
                                       ".github/catalog-acknowledged.yaml in this pull request")
+    # Each of the 23 values says it goes with its plan entry's decision, not with an id of its own.
+    assert md.count("(needs acknowledgement, with its plan entry)") == 23
 
 
 def _pasted(md: str) -> list[dict[str, object]]:

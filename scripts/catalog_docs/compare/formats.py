@@ -54,8 +54,10 @@ def verdict(c: Change, notes: Notes, name: Name) -> str:
     if r is None:
         return ""
     found = r.reason(c)
+    if found is None and c.id in r.settled_by:
+        return f"needs acknowledgement, with its {'label' if r.settled_by[c.id].startswith('label-') else 'plan entry'}"
     if found is None:
-        return "needs acknowledgement" if c in r.failing else ""
+        return "needs acknowledgement" if c.id in r.held else ""
     reason, by = found
     if by == c.id:
         return f"acknowledged: {name(reason)}"

@@ -282,6 +282,11 @@ class Review:
     """The acknowledgements file as given, for the report."""
     decisions: tuple[Decision, ...] = ()
     """Every change a selector picks, acknowledged or not, grouped as a reviewer decides on them."""
+    held: frozenset[str] = frozenset()
+    """The ids of `failing`, to look one up."""
+    settled_by: dict[str, str] = field(default_factory=dict)
+    """For each held change whose decision has a root (a removal or addition), that root's id: acknowledging it
+    settles the change."""
 
     @property
     def passed(self) -> bool:
@@ -340,8 +345,15 @@ def review(cmp: Comparison, fail_on: tuple[Selector, ...], acknowledgements: tup
     picked = tuple(c for c in cmp.changes if any(s.picks(c, published) for s in fail_on))
     failing = tuple(c for c in picked if c.id not in reasons and c.id not in covered)
     stale = tuple(a for a in acknowledgements if a.id not in ids)
+    held = frozenset(c.id for c in failing)
+    found = _decisions(cmp, picked, held)
     return Review(fail_on=fail_on, failing=failing, acknowledged=reasons, covered=covered, stale=stale, source=source,
-                  decisions=_decisions(cmp, picked, {c.id for c in failing}))
+                  decisions=found, held=held, settled_by=_settled_by(found))
+
+
+def _settled_by(decisions: tuple[Decision, ...]) -> dict[str, str]:
+    """Each held change of a decision with a root, to that root's id (whose acknowledgement settles it)."""
+    return {c.id: d.root.id for d in decisions if d.root is not None for c in d.held if c.id != d.root.id}
 
 
 # ---- decisions: the held changes, grouped as a reviewer decides on them -------------------------------------
@@ -358,7 +370,7 @@ def _roots(cmp: Comparison) -> dict[str, Change]:
     return out
 
 
-def _decisions(cmp: Comparison, picked: tuple[Change, ...], held: set[str]) -> tuple[Decision, ...]:
+def _decisions(cmp: Comparison, picked: tuple[Change, ...], held: frozenset[str]) -> tuple[Decision, ...]:
     """The picked changes grouped into decisions, in the order of their first change; those with a held change
     are what the gate asks a reviewer to decide."""
     roots = _roots(cmp)
