@@ -17,7 +17,7 @@ LOCK_TOOL := .cache/lock-tool
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help install check serve site test lint bench lighthouse tools lock upgrade clean
+.PHONY: help install check serve site test test-fast lint bench lighthouse tools lock upgrade clean
 
 help: ## List the targets and their settings
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-11s %s\n", $$1, $$2}'
@@ -97,8 +97,18 @@ lint: $(TEST_STAMP) ## The quick checks: ruff, mypy --strict and radon's complex
 	$(BIN)/mypy
 	$(BIN)/python -m catalog_docs.devtools.complexity scripts/catalog_docs
 
-test: tools ## Run every test (loader, render, site, browser, accessibility, links, Lighthouse)
-	$(BIN)/python -m pytest
+# Both cores (pytest-xdist), a file's tests on one worker so its module fixtures are made once; each fixture site is
+# still built once per run (tests/conftest.py). SIGTERM or Ctrl-C stops the run and everything it started
+# (tests/stopping.py); the 15 slowest tests are printed at the end of every run.
+TEST_WORKERS ?= 2
+PYTEST = $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+FAST := not browser and not site and not serve and not slow
+
+test: tools ## Run every test on both cores (loader, render, site, browser, accessibility, links, Lighthouse; < 5 min)
+	$(PYTEST)
+
+test-fast: $(TEST_STAMP) ## The fast lane: every test but the browser, engine-build and serve ones (< 60 s)
+	$(PYTEST) -m "$(FAST)"
 
 # axe-core for the accessibility tests, from package-lock.json; npm runs only when the lock file changes.
 AXE_STAMP := node_modules/.installed

@@ -6,9 +6,13 @@ never from the real one: an edit of catalog/ must fail only `catalog-docs check`
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
+import material.templates  # noqa: F401 - sets NO_MKDOCS_2_WARNING at import: once, before any test (tests/guards.py)
 import pytest
+from filelock import FileLock
 from hypothesis import settings
 
 from browsing import chromium, playwright_session, site_url, visit  # noqa: F401 - fixtures for browser tests
@@ -38,9 +42,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The fixture catalogue rendered and built strictly once per test session; returns the site folder."""
-    project = copy_project(tmp_path_factory.mktemp("project"), catalog=FIXTURE_CATALOG)
-    result = build(project)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "WARNING" not in result.stderr, result.stderr
+    """The fixture catalogue rendered and built strictly once per run; returns the site folder. Tests only read
+    it (a test that changes a site copies it first). Under pytest-xdist the workers share one build: the first
+    to ask builds it under a lock in the run's common temporary folder, the others wait and read it."""
+    return shared_build(tmp_path_factory, "fixture-site", FIXTURE_CATALOG)
+
+
+def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, catalog: Path) -> Path:
+    """A project with `catalog`, built strictly once per run however many workers ask; returns its site folder."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if worker else base  # every worker's basetemp sits in the run's common folder
+    project, done = root / f"shared-{name}", root / f"shared-{name}.built"
+    with FileLock(str(root / f"shared-{name}.lock")):
+        if not done.exists():
+            if project.exists():
+                shutil.rmtree(project)  # a build that failed in another worker: try again, to report its error here
+            copy_project(project, catalog=catalog)
+            result = build(project)
+            assert result.returncode == 0, result.stdout + result.stderr
+            assert "WARNING" not in result.stderr, result.stderr
+            done.touch()
     return project / "site"

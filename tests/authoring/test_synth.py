@@ -117,10 +117,10 @@ def test_a_comparison_with_many_unchanged_values_gives_their_count_not_their_row
 def test_synth_never_overwrites_a_real_catalogue(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import shutil
 
-    from sitebuild import ROOT
+    from fixture_facts import FIXTURE_CATALOG
 
-    real = tmp_path / "catalog"
-    shutil.copytree(ROOT / "catalog", real)
+    real = tmp_path / "catalog"  # a hand-written catalogue, as catalog/ is: not one synth made
+    shutil.copytree(FIXTURE_CATALOG, real)
     before = {p: p.read_bytes() for p in real.rglob("*") if p.is_file()}
 
     assert cli.main(["synth", "--operations", "5", "--versions", "1", "--plans", "1", "--out", str(real)]) == 2

@@ -63,6 +63,7 @@ def test_the_model_carries_each_subject() -> None:
     assert {s for i, s in subjects.items() if i not in ("base-url", "entry-7-path", "entry-7-position")} == {None}
 
 
+@pytest.mark.real_catalog
 def test_the_real_catalogue_says_which_items_are_checked() -> None:
     catalog = load_catalog(ROOT / "catalog")
     pathless = [e.position for e in catalog.entries if e.path is None]

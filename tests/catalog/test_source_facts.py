@@ -2,9 +2,9 @@
 
 Every constant below is copied from the source document (/work/shared/seed/000_d2156574dfbb8fb0.txt),
 section by section, and never read from the catalogue YAML: if the catalogue drifts from the source,
-these tests fail. This file and `catalog-docs check` are the only tests that read the real catalogue;
-every other test runs on tests/fixture-catalog/, so a legitimate edit of catalog/ (a label added, a value
-changed) fails here and nowhere else.
+these tests fail. Only tests marked `real_catalog` read the real catalogue (tests/guards.py fails any other
+that does), and every other test runs on fixture catalogues under tests/, so a legitimate edit of catalog/ (a
+label added, a value changed) fails here and nowhere else (tests/catalog/test_catalog_edits.py shows it).
 
 A failure says, as a reviewer would, how the catalogue now differs from the source ("the catalogue lists
 version label X, which the source does not show"; "value of /p under L / P is close, the source says
@@ -28,6 +28,7 @@ from catalog_docs.errors import CatalogInvalid
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "catalog"
+pytestmark = pytest.mark.real_catalog
 
 # §4: the endpoint table, in order. All operations are POST.
 PATHS_IN_ORDER = (

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import statistics
 from pathlib import Path
 
@@ -26,9 +25,8 @@ from fixture_facts import FIXTURE_CATALOG
 
 def _rendered_project(tmp_path: Path) -> Path:
     project = tmp_path / "case"
-    make_project(project, None)
-    shutil.rmtree(project / "catalog")
-    shutil.copytree(FIXTURE_CATALOG, project / "catalog")
+    make_project(project, {p.relative_to(FIXTURE_CATALOG).as_posix(): p.read_text(encoding="utf-8")
+                           for p in FIXTURE_CATALOG.rglob("*") if p.is_file()})
     render_out(render_pages(load_catalog(project / "catalog")), project / RENDERED, replace=True)
     return project
 

@@ -26,6 +26,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                             capture_output=True, text=True, check=True).stdout
     for rel in filter(None, listed.split("\0")):
+        if rel.startswith("catalog/") and not rel.startswith("catalog/schema/"):
+            continue  # the catalogue's data is not part of the package (and tests do not read it: tests/guards.py)
         # As a checkout has them: files, and links as links (the package's catalog/schemas is a link to the
         # catalogue's schema/ folder, the one copy git holds).
         (source / rel).parent.mkdir(parents=True, exist_ok=True)

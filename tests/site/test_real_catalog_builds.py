@@ -1,4 +1,5 @@
-"""The real catalogue still checks and builds: the one site test that reads catalog/, without its data.
+"""The real catalogue still checks and builds: the one site test that reads catalog/ (marked `real_catalog`),
+without asserting its data.
 
 Every other site test runs on tests/fixture-catalog/; what the real catalogue says is the business of
 tests/catalog/test_source_facts.py. This only guards that `catalog-docs check` accepts catalog/ and that a strict
@@ -14,7 +15,7 @@ import pytest
 
 from sitebuild import BIN, ROOT, build, copy_project
 
-pytestmark = pytest.mark.site
+pytestmark = [pytest.mark.site, pytest.mark.real_catalog]
 
 
 def test_check_accepts_the_real_catalogue() -> None:

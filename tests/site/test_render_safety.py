@@ -211,11 +211,9 @@ def snapshot_tree(root: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def built_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    project = copy_project(tmp_path_factory.mktemp("failing-render"), catalog=FIXTURE_CATALOG)
-    result = build(project)
-    assert result.returncode == 0, result.stderr
-    return project
+def built_project(built_site: Path) -> Path:
+    """The shared fixture site's project (each test works on a copy of it)."""
+    return built_site.parent
 
 
 def _break_catalogue(project: Path) -> None:

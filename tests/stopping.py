@@ -1,0 +1,78 @@
+"""A stop is a stop (a pytest plugin, loaded with `-p stopping` from pyproject.toml).
+
+SIGTERM (from `kill`, `timeout`, or make passing on its own SIGTERM) ends the run as Ctrl-C does: pytest
+raises KeyboardInterrupt in the running test, reports the run as interrupted (exit 2) rather than the test as
+failed, and tears down every fixture (browsers, servers). Then nothing is left behind: the main process is a
+child subreaper, so processes orphaned by a killed worker or test come back to it, and every process still
+descending from it when the run ends is stopped (politely, then not). A worker of pytest-xdist asks the
+kernel to stop it when the main process dies.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import signal
+import sys
+from types import FrameType
+
+import psutil
+import pytest
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_HANDLER = pytest.StashKey[object]()
+GRACE = 5.0
+"""Seconds a process left behind gets to end after SIGTERM before it is killed."""
+
+
+def _prctl(option: int, value: int) -> None:
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    signal.signal(signum, signal.SIG_IGN)  # once is enough: a second SIGTERM during teardown would cut it short
+    raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[_HANDLER] = signal.signal(signal.SIGTERM, _interrupt)
+    if _is_worker(config):
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    else:
+        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    previous = config.stash.get(_HANDLER, None)
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)  # type: ignore[arg-type]
+    left = stop_descendants()
+    if left:
+        print(f"\nstopped {len(left)} process(es) the tests left behind: {', '.join(left)}", file=sys.stderr)
+
+
+def stop_descendants() -> list[str]:
+    """Stop every process descending from this one (orphans included, through the subreaper); their names."""
+    children = psutil.Process().children(recursive=True)
+    names = []
+    for child in children:
+        try:
+            names.append(f"{child.name()} ({child.pid})")
+            child.terminate()
+        except psutil.NoSuchProcess:
+            continue
+    _, alive = psutil.wait_procs(children, timeout=GRACE)
+    for child in alive:
+        try:
+            child.kill()
+        except psutil.NoSuchProcess:
+            continue
+    psutil.wait_procs(alive, timeout=GRACE)
+    return names
+
