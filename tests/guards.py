@@ -66,7 +66,8 @@ def _reads_catalogue(argv: object, cwd: object) -> str | None:
     programs = {Path(args[0]).name} if args else set()
     if "-m" in args[:-1]:  # python -m catalog_docs (its cli), mkdocs, ...; not a devtools module
         programs.add(args[args.index("-m") + 1].removesuffix(".cli").replace("_", "-"))
-    if folder == str(ROOT) and programs & CATALOG_READERS:
+    named = args[args.index("--catalog") + 1] if "--catalog" in args[:-1] else None
+    if folder == str(ROOT) and programs & CATALOG_READERS and named is None:  # --catalog elsewhere: checked above
         return f"{' '.join(args)} (started in {ROOT}, reads its catalog/)"
     return None
 

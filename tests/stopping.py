@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import signal
 import sys
+from collections import Counter
 from types import FrameType
 
 import psutil
@@ -52,9 +53,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     previous = config.stash.get(_HANDLER, None)
     if previous is not None:
         signal.signal(signal.SIGTERM, previous)  # type: ignore[arg-type]
-    left = stop_descendants()
+    left = Counter(stop_descendants())
     if left:
-        print(f"\nstopped {len(left)} process(es) the tests left behind: {', '.join(left)}", file=sys.stderr)
+        names = ", ".join(f"{name} x{count}" for name, count in left.most_common())
+        print(f"\nstopped {left.total()} process(es) the tests left behind: {names}", file=sys.stderr)
 
 
 def stop_descendants() -> list[str]:
@@ -63,7 +65,7 @@ def stop_descendants() -> list[str]:
     names = []
     for child in children:
         try:
-            names.append(f"{child.name()} ({child.pid})")
+            names.append(child.name())
             child.terminate()
         except psutil.NoSuchProcess:
             continue

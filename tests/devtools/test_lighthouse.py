@@ -22,11 +22,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.site]
 @pytest.fixture(scope="module")
 def lighthouse(built_site: Path) -> dict[str, PageResult]:
     out = ROOT / "test-artifacts" / "lighthouse"
-    results = run_all(built_site, load_catalog(FIXTURE_CATALOG), out)
+    # Performance varies with the machine and is only reported (`make lighthouse`): not scored here, which makes
+    # each run several times cheaper; the categories asserted below are scored as before.
+    results = run_all(built_site, load_catalog(FIXTURE_CATALOG), out, categories=ASSERTED)
     return {r.page_type: r for r in results}
 
 
 PAGE_TYPES = list(page_types(load_catalog(FIXTURE_CATALOG)))
+ASSERTED = ("accessibility", "best-practices", "seo")
 
 
 def test_every_page_type_is_measured(lighthouse: dict[str, PageResult]) -> None:
@@ -37,7 +40,7 @@ def test_every_page_type_is_measured(lighthouse: dict[str, PageResult]) -> None:
 
 
 @pytest.mark.parametrize("page_type", PAGE_TYPES)
-@pytest.mark.parametrize("category", ["accessibility", "best-practices", "seo"])
+@pytest.mark.parametrize("category", ASSERTED)
 def test_category_scores_100(lighthouse: dict[str, PageResult], page_type: str, category: str) -> None:
     result = lighthouse[page_type]
     failed = [a for a in result.failed_audits if a.startswith(category + "/")]

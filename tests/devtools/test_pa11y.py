@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.devtools import pa11y
 from catalog_docs.devtools.lighthouse import page_types
-from catalog_docs.devtools.pa11y import format_report, run_site, run_urls
+from catalog_docs.devtools.pa11y import Finding, format_report, run_site, run_urls
 from catalog_docs.devtools.static_server import serve
 from fixture_facts import FIXTURE_CATALOG
 
@@ -39,30 +40,42 @@ def test_each_runner_reports_a_known_error(tmp_path: Path) -> None:
     assert any(runner == "htmlcs" and "H37" in code for runner, code in found), found  # img without alt
 
 
-def test_every_page_type_is_checked(built_site: Path) -> None:
-    pages = page_types(load_catalog(FIXTURE_CATALOG))
-    server, base = serve(built_site)
-    try:
-        urls = [base + path for path in pages.values()]
-        raw = run_urls(urls)
-    finally:
-        server.shutdown()
-    assert sorted(raw) == sorted(urls)
-    for url in urls:
-        assert all(issue["runner"] in ("htmlcs", "axe") for issue in raw[url]), url
-    findings = run_site(built_site, pages)  # the command's path: errors only, each with its page type
-    assert all(f.page_type in pages and f.code for f in findings)
-
-
-def test_no_page_type_has_an_error(built_site: Path) -> None:
-    """WCAG 2 AA by HTML_CodeSniffer and axe: 0 errors (an axe "needs review" counts as one, as pa11y counts
-    it) on every page type and the other generated pages, the theme's header, search and sidebar included
-    (overrides/partials/palette.html, overrides/partials/search.html, overrides/assets/catalog.css)."""
+@pytest.fixture(scope="module")
+def checked(built_site: Path) -> tuple[dict[str, str], dict[str, list[dict[str, object]]], list[Finding]]:
+    """pa11y over every page type and the other generated pages (legend, indexes, the entry without a path), run
+    once through the command's own path (`run_site`), with the raw issues it saw kept beside its findings."""
     catalog = load_catalog(FIXTURE_CATALOG)
     pages = page_types(catalog)
     pathless = next(e for e in catalog.entries if e.path is None)
     pages |= {"legend": "legend/", "versions": "versions/", "plans": "plans/",
               "entry without a path": f"operations/{pathless.slug}/"}
     assert all((built_site / path / "index.html").is_file() for path in pages.values()), pages
-    findings = run_site(built_site, pages)
+    seen: dict[str, list[dict[str, object]]] = {}
+
+    def recording(urls: list[str]) -> dict[str, list[dict[str, object]]]:
+        raw = run_urls(urls)
+        seen.update(raw)
+        return raw
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pa11y, "run_urls", recording)
+        findings = run_site(built_site, pages)
+    return pages, seen, findings
+
+
+def test_every_page_type_is_checked(checked: tuple[dict[str, str], dict[str, list[dict[str, object]]],
+                                                   list[Finding]]) -> None:
+    pages, raw, findings = checked
+    assert len(raw) == len(pages) and all(any(url.endswith("/" + path) for url in raw) for path in pages.values())
+    for url, issues in raw.items():
+        assert all(issue["runner"] in ("htmlcs", "axe") for issue in issues), url
+    assert all(f.page_type in pages and f.code for f in findings)  # the command's path: errors, each with its page
+
+
+def test_no_page_type_has_an_error(checked: tuple[dict[str, str], dict[str, list[dict[str, object]]],
+                                                  list[Finding]]) -> None:
+    """WCAG 2 AA by HTML_CodeSniffer and axe: 0 errors (an axe "needs review" counts as one, as pa11y counts
+    it) on every page type and the other generated pages, the theme's header, search and sidebar included
+    (overrides/partials/palette.html, overrides/partials/search.html, overrides/assets/catalog.css)."""
+    pages, _raw, findings = checked
     assert not findings, format_report(findings, pages)

@@ -88,6 +88,10 @@ def test_only_marked_tests_may_read_the_real_catalogue(tmp_path: Path) -> None:
 
         def test_runs_a_command_elsewhere(tmp_path):
             subprocess.run(["true"], cwd=tmp_path)
+
+        def test_names_another_catalogue_in_the_project():
+            subprocess.run([{str(BIN / "catalog-docs")!r}, "check", "--catalog",
+                            str(ROOT / "tests" / "fixture-catalog")], cwd=ROOT, capture_output=True)
         """)
     result = run_suite(suite)
     out = result.stdout
@@ -96,7 +100,7 @@ def test_only_marked_tests_may_read_the_real_catalogue(tmp_path: Path) -> None:
         assert outcome_of(out, test) == "ERROR", f"{test}:\n{out}"
     assert "read the project's own catalogue" in out and "catalog/service.yaml" in out
     for test in ("test_marked", "test_reads_the_editor_schemas", "test_reads_the_fixture_catalogue",
-                 "test_runs_a_command_elsewhere"):
+                 "test_runs_a_command_elsewhere", "test_names_another_catalogue_in_the_project"):
         assert outcome_of(out, test) == "PASSED", f"{test}:\n{out}"
 
 

@@ -1,7 +1,7 @@
 """Render safety: catalogue text never becomes markup; a failing render changes nothing; hand-written pages are
 built beside the generated ones, and one at a generated URL stops the build naming both.
 
-(a) A copy of the real catalogue with HTML, Markdown and Jinja syntax in every free-text field the schemas
+(a) A copy of the fixture catalogue with HTML, Markdown and Jinja syntax in every free-text field the schemas
     allow (service name and summary, area names, not-shown topics and details, plan table titles and value
     columns) builds strictly, and in the built HTML none of it is live.
 (b) A catalogue with an error stops `catalog-docs render --out` and `mkdocs build` (its plugin) before anything
@@ -92,7 +92,7 @@ def inject(catalog_dir: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def injected_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     catalog_dir = tmp_path_factory.mktemp("injected") / "catalog"
-    shutil.copytree(ROOT / "catalog", catalog_dir)
+    shutil.copytree(FIXTURE_CATALOG, catalog_dir)
     fields = inject(catalog_dir)
     catalog = load_catalog(catalog_dir)  # the schemas accept every payload
     assert catalog.service.name == fields["svcname"]
@@ -199,8 +199,9 @@ def test_injected_text_shows_literally_where_it_belongs(injected_site: tuple[Pat
         elif tag.startswith(("title", "column")):
             assert visible in cells(pages["versions/index.html"]), f"{tag} is not one whole cell"
     # An operation page shows the operation-wide register items as whole table cells.
-    op_cells = cells(pages["operations/getAccList/index.html"])
-    assert sum(1 for tag, v in fields.items() if tag.startswith("detail") and _visible(v) in op_cells) >= 9
+    op_cells = cells(pages["operations/fakeWidgetList/index.html"])
+    operation_wide = sum(1 for item in load_catalog(FIXTURE_CATALOG).not_shown if item.scope == "operation")
+    assert sum(1 for tag, v in fields.items() if tag.startswith("detail") and _visible(v) in op_cells) >= operation_wide
 
 
 # --- (b) a failing render changes nothing ----------------------------------------------------------------
