@@ -592,8 +592,9 @@ def _most(fits: Callable[[int], bool], hi: int) -> int:
 def format_markdown(cmp: Comparison, notes: Notes = NO_NOTES) -> str:
     """A pull-request comment: the review gate's verdict and what it needs decided, the ids to acknowledge,
     a summary table, then one section per label and plan entry. However large the change, it stays within
-    `notes.max_chars` characters: the ids to acknowledge take at most half of it, then it shortens the tables,
-    then drops whole sections from the end, and says what it left out and how to get everything."""
+    `notes.max_chars` characters: the ids to acknowledge first take at most half of it, then it shortens the
+    tables, then drops whole sections from the end, then gives what is left to more ids; and it says what it
+    left out and how to get everything."""
     comment = _Comment(cmp=cmp, summary=summary_rows(cmp),
                        sections=[g for g in groups(cmp) if g.records or g.values], notes=notes)
     budget = notes.max_chars
@@ -602,12 +603,17 @@ def format_markdown(cmp: Comparison, notes: Notes = NO_NOTES) -> str:
         return text
     n_ids = sum(len(d.ids) for d in notes.review.decisions if d.held) if notes.review is not None else 0
     ids = _most(lambda n: len(_markdown(comment, 0, 0, n)) <= budget // 2, n_ids)
+    rows: int | None = None
+    sections: int | None = 0
     if len(_markdown(comment, 0, None, ids)) <= budget:
         rows = _most(lambda n: len(_markdown(comment, n, None, ids)) <= budget,
                      max(len(cmp.changes), len(cmp.unchanged)))
-        return _markdown(comment, rows, None, ids)
-    sections = _most(lambda n: len(_markdown(comment, 0, n, ids)) <= budget, len(comment.sections))
-    return _markdown(comment, 0, sections, ids)
+        sections = None
+    else:
+        sections = _most(lambda n: len(_markdown(comment, 0, n, ids)) <= budget, len(comment.sections))
+    # What the tables leave of the budget goes to more ids (a row limit moves every table at once).
+    ids = _most(lambda n: len(_markdown(comment, rows or 0, sections, n)) <= budget, n_ids)
+    return _markdown(comment, rows or 0, sections, ids)
 
 
 def format_json(cmp: Comparison, notes: Notes = NO_NOTES) -> str:
