@@ -44,7 +44,16 @@ COMMANDS = {
     "clean": [str(BIN / "catalog-docs"), "clean"],
     "check": [str(BIN / "catalog-docs"), "check"],
     "export": [str(BIN / "catalog-docs"), "export", "--format", "csv"],
+    "diff": [str(BIN / "catalog-docs"), "diff", ff.LABELS[0], ff.LABELS[1]],
+    "mkdocs serve": [str(BIN / "mkdocs"), "serve", "--dirty", "--no-strict", "--dev-addr", "127.0.0.1:0"],
 }
+PREVIEWS = {
+    "zensical preview": [str(BIN / "catalog-docs"), "watch", "--", str(BIN / "zensical"), "serve", "-f", "mkdocs.yml",
+                         "--dev-addr", "127.0.0.1:0"],
+}
+"""Previews that keep running on a docs/ they refuse (the banner says why; an edit may fix it): run for a while,
+then stopped."""
+PREVIEW_S = 4.0
 
 KINDS = ["file", "big sparse file", "huge sparse file", "fifo", "device", "link to a file outside",
          "link to a folder outside", "link to its folder", "link to docs' parent", "link to /dev/zero",
@@ -146,7 +155,7 @@ def test_no_command_or_engine_changes_any_docs_state(project: Path, state: tuple
     real.mkdir()
     if docs_is_link:
         docs.symlink_to(real)
-    for entry in [*plain, *unsafe]:
+    for entry in [*unsafe, *plain]:  # the first unsafe entry is always planted: docs/ is empty then
         _plant(real, outside, entry)
     before = {"docs": snapshot(docs), "real": snapshot(real), "outside": snapshot(outside)}
     for name, argv in COMMANDS.items():
@@ -160,7 +169,21 @@ def test_no_command_or_engine_changes_any_docs_state(project: Path, state: tuple
         after = {"docs": snapshot(docs), "real": snapshot(real), "outside": snapshot(outside)}
         assert after == before, f"{name} changed docs/ or what it links to ({took:.1f} s): {state}"
         assert "Traceback" not in done.stdout + done.stderr, f"{name}:\n{done.stderr[-3000:]}"
-        if name.endswith("build"):
+        if name.endswith(("build", "serve")):
             assert done.returncode != 0, f"{name} built from an unsafe docs/: {state}"
             assert "nothing was built" in done.stdout + done.stderr, f"{name}:\n{done.stderr[-3000:]}"
+    for name, argv in PREVIEWS.items():
+        with subprocess.Popen(argv, cwd=project, env=copy_env(project), stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              start_new_session=True) as proc:
+            time.sleep(PREVIEW_S)
+            proc.terminate()  # the watcher stops its engine's server too
+            try:
+                output, _ = proc.communicate(timeout=TIME_LIMIT_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                pytest.fail(f"{name} did not stop within {TIME_LIMIT_S} s of being asked, on {state}")
+        after = {"docs": snapshot(docs), "real": snapshot(real), "outside": snapshot(outside)}
+        assert after == before, f"{name} changed docs/ or what it links to: {state}"
+        assert "Traceback" not in output and "nothing was built" in output, f"{name}:\n{output[-3000:]}"
     assert not (project / "build" / "catalog-docs").exists() or not any((project / "build" / "catalog-docs").iterdir())

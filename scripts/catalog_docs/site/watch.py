@@ -26,6 +26,7 @@ from pathlib import Path
 
 from catalog_docs.catalog.drafts import find_drafts, refuse_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
+from catalog_docs.escape import for_terminal
 from catalog_docs.layout import ENGINE_DOCS_ENV, PACKAGE_DIR
 from catalog_docs.site.folders import EngineFolder, read_hand_written
 from catalog_docs.site.handwritten import hand_written, refuse_collisions
@@ -131,8 +132,6 @@ def watch(catalog_dir: Path, docs: Path, command: Sequence[str] = (), *, stop: t
     """Render once into a build folder of its own, then start `command` (the engine's own server, if given) on
     it and render again on every change under the catalogue folder, the templates or docs/ until it exits or
     `stop` is set. Removes the folder; returns the command's exit code."""
-    import watchfiles
-
     stop = stop or threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():  # `kill` stops the server too, as Ctrl-C does
@@ -147,8 +146,12 @@ def watch(catalog_dir: Path, docs: Path, command: Sequence[str] = (), *, stop: t
         # docs/ is watched only as the folder it is (a link there is refused by every pass anyway).
         watched = [catalog_dir, TEMPLATES, *([docs] if docs.is_dir() and not docs.is_symlink() else [])]
         say(f"catalog-docs: watching {', '.join(map(str, watched))}; every change renders into {preview.folder.path}")
-        for _changes in watchfiles.watch(*watched, stop_event=stop, debounce=200, step=50, raise_interrupt=False):
-            preview.refresh()
+        try:
+            _watch(watched, stop, preview)
+        except RuntimeError as exc:  # watchfiles gives up on a name it cannot decode (not UTF-8) in docs/
+            say(f"ERROR   -  catalog-docs: {docs} cannot be watched ({for_terminal(exc)}); watching the catalogue "
+                "and the templates only: restart to see edits of hand-written pages")
+            _watch(watched[:2], stop, preview)
     finally:
         stopped_here = proc is not None and _stop(proc)
         preview.folder.remove()
@@ -157,6 +160,13 @@ def watch(catalog_dir: Path, docs: Path, command: Sequence[str] = (), *, stop: t
     if proc is None or stopped_here:
         return 0
     return proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+
+
+def _watch(paths: list[Path], stop: threading.Event, preview: _Preview) -> None:
+    import watchfiles
+
+    for _changes in watchfiles.watch(*paths, stop_event=stop, debounce=200, step=50, raise_interrupt=False):
+        preview.refresh()
 
 
 def _stop_when_done(proc: subprocess.Popen[bytes], stop: threading.Event) -> None:
