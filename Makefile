@@ -17,7 +17,7 @@ LOCK_TOOL := .cache/lock-tool
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help install check serve site test test-fast lint bench lighthouse tools lock upgrade clean
+.PHONY: help install check serve site test test-fast lint bench bench-scale lighthouse tools lock upgrade clean
 
 help: ## List the targets and their settings
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-11s %s\n", $$1, $$2}'
@@ -78,6 +78,9 @@ site: $(ENGINE_STAMPS) ## Render and build the site strictly into site/ (BUILDER
 
 bench: $(TEST_STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~7 min; BASELINE=REV compares with a git revision)
 	$(BIN)/python -m catalog_docs.devtools.bench --out bench-out $(if $(BASELINE),--baseline $(BASELINE))
+
+bench-scale: $(TEST_STAMP) ## make site and a bare build at 1,000 and 10,000 operations: peak memory, search index, largest page (bench-out/scale.json; ~10 min)
+	$(BIN)/python -m catalog_docs.devtools.bench --out bench-out --only scale --sizes 1000,10000
 
 $(LIGHTHOUSE): tools/lighthouse/package-lock.json
 	bash scripts/ensure-node.sh

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import gzip
 import io
 import itertools
 import json
@@ -42,6 +43,8 @@ _C_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
 MAX_PAGE_BYTES = 2 * 1024 * 1024
+PAGE_LIMIT_BYTES = 1024 * 1024
+"""Issue 35: no page over 1 MB at 10,000 operations."""
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
@@ -184,11 +187,27 @@ def _site_stats(site: Path, slugs: list[str]) -> dict[str, Any]:
     op_sizes = [(site / "operations" / slug / "index.html").stat().st_size for slug in slugs
                 if (site / "operations" / slug / "index.html").is_file()]
     # mkdocs writes search/search_index.json, Zensical search.json
-    search = [p.stat().st_size for p in (site / "search" / "search_index.json", site / "search.json") if p.is_file()]
-    return {"site_bytes": total, "search_index_bytes": sum(search), "html_bytes": html,
+    search = [p for p in (site / "search" / "search_index.json", site / "search.json") if p.is_file()]
+    return {"site_bytes": total, "search_index_bytes": sum(p.stat().st_size for p in search), "html_bytes": html,
+            **_first_search_bytes(site, search),
             "largest_html_bytes": biggest, "largest_html_page": biggest_path,
             "pages_over_2mb": sum(1 for p in site.rglob("*.html") if p.stat().st_size > MAX_PAGE_BYTES),
+            "pages_over_1mb": sum(1 for p in site.rglob("*.html") if p.stat().st_size > PAGE_LIMIT_BYTES),
             "html_bytes_per_operation_page": round(sum(op_sizes) / len(op_sizes)) if op_sizes else 0}
+
+
+def _gzipped(path: Path) -> int:
+    return len(gzip.compress(path.read_bytes(), compresslevel=6))
+
+
+def _first_search_bytes(site: Path, index: list[Path]) -> dict[str, int]:
+    """What a first search downloads, gzipped as a static host serves it (level 6): the index and the theme's
+    search worker (mkdocs; Zensical's search is not measured here). The page itself is loaded already."""
+    workers = sorted((site / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
+    if not index:
+        return {}
+    gz = sum(_gzipped(p) for p in index)
+    return {"search_index_gzip_bytes": gz, "first_search_wire_bytes": gz + sum(_gzipped(p) for p in workers)}
 
 
 class Report:
@@ -471,6 +490,56 @@ def bench_edit_to_page(report: Report, case: str, project: Path, env: dict[str, 
             proc.wait()
 
 
+# --- Scale: the whole build, its memory and what it publishes, up to 10,000 operations (issue 35) ----------
+
+_PEAK = ("import resource, subprocess, sys; code = subprocess.call(sys.argv[2:]); "
+         "open(sys.argv[1], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)); sys.exit(code)")
+"""Runs a command and writes the peak resident set of its largest process (itself or any descendant it waited
+for, such as the render's forked worker), in KiB."""
+
+
+def _peak_run(report: Report, case: str, metric: str, cmd: list[str], cwd: Path, note: str) -> int | None:
+    """Run `cmd` and report its wall-clock time (`{metric}_s`, processor time beside it) and peak RSS
+    (`{metric}_peak_rss_mb`); returns the peak in KiB, or None when it failed."""
+    peak_file = cwd / ".peak-rss"
+    wall, cpu, ok, tail = _run([sys.executable, "-c", _PEAK, str(peak_file), *cmd], cwd)
+    if not ok:
+        report.add(case, f"{metric}_s", "failed", "s", output=tail)
+        return None
+    peak = int(peak_file.read_text(encoding="utf-8"))
+    peak_file.unlink()
+    report.add(case, f"{metric}_s", wall, "s", cpu_s=round(cpu, 3), note=note)
+    report.add(case, f"{metric}_peak_rss_mb", round(peak / 1024, 1), "MB",
+               note="peak resident set of the largest process (a forked render worker included)")
+    return peak
+
+
+def bench_scale(report: Report, out: Path, sizes: list[int], versions: int, plans: int, seed: int) -> None:
+    """For each size: `make site` (render in memory and build, as a user runs it) with its peak memory, then
+    `catalog-docs render --out` and a bare `mkdocs build` of the rendered pages, each with its peak memory, and
+    what the site publishes: the search index (bytes, gzipped, a first search's download) and the largest
+    page. One build of each: at 10,000 operations a build takes minutes."""
+    make = ["make", "--no-print-directory", "-f", str(ROOT / "Makefile"), f"VENV={BIN.parent}", "site",
+            "BUILDER=mkdocs"]
+    for n in sizes:
+        case = f"{n}x{versions}x{plans}"
+        project = out / f"scale-{case}"
+        make_project(project, synth_files(SynthSpec(operations=n, versions=versions, plans=plans, seed=seed)))
+        slugs = [e.slug for e in load_catalog(project / "catalog").entries]
+        ours = _peak_run(report, case, "make_site", make, project, "make site: render in memory and build")
+        if ours is not None:
+            for metric, value in _site_stats(project / "site", slugs).items():
+                report.add(case, f"mkdocs_{metric}", value, "B" if "bytes" in metric else "")
+        shutil.rmtree(project / "site", ignore_errors=True)
+        _peak_run(report, case, "cli_render", [str(BIN / "catalog-docs"), "render", "--out", str(project / RENDERED),
+                                                "--replace"], project, "catalog-docs render --out: pages and downloads")
+        bare = _peak_run(report, case, "bare_mkdocs_build", MKDOCS_BUILD, project,
+                         "mkdocs build of the same pages already rendered, without the catalog-docs plugin")
+        if ours is not None and bare is not None:
+            report.add(case, "make_site_peak_rss_vs_bare", round(ours / bare, 2), "x", note="goal <= 1.3")
+        shutil.rmtree(project, ignore_errors=True)
+
+
 # --- Control site: our cost per page against plain Material pages (issue 15) -----------------------------
 
 CONTROL_PARAGRAPH = ("This paragraph stands in for the prose of an ordinary documentation page: a few sentences "
@@ -655,10 +724,12 @@ def _parser() -> argparse.ArgumentParser:
                         help="back-to-back builds of ours and the control site; the median ratio counts (default 3)")
     parser.add_argument("--builders", default="mkdocs,zensical",
                         help="site builders to time (default mkdocs,zensical)")
-    parser.add_argument("--only", choices=["edit-to-page"], default=None,
+    parser.add_argument("--only", choices=["edit-to-page", "scale"], default=None,
                         help="run only this measurement: edit-to-page times the preview loop on the real catalogue "
                              "and the largest size, --rounds times back to back (and, with --baseline, the same "
-                             "loop with that revision's code in the same run)")
+                             "loop with that revision's code in the same run); scale builds each size once with "
+                             "make site and bare, and reports peak memory, the search index and the largest page "
+                             "(make bench-scale: 1,000 and 10,000 operations)")
     parser.add_argument("--baseline", metavar="REV", default=None,
                         help="also render and build each synthetic catalogue with the code of git revision REV "
                              "(e.g. main, HEAD~1) in the same run, and report our build time as a ratio to it")
@@ -682,11 +753,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.only == "edit-to-page":
         bench_edit_to_page_only(report, args, sizes[-1] if sizes else 1000, src if commit else None, commit)
+    elif args.only == "scale":
+        bench_scale(report, args.out, sizes, args.versions, args.plans, args.seed)
     else:
         _bench_everything(report, args, sizes, builders, src, commit)
     report.add("all", "bench_total_s", time.perf_counter() - started, "s")
+    table = report.table()
     print()
-    print(report.table())
+    print(table)
+    name = args.only or "bench"
+    (args.out / f"{name}.json").write_text(json.dumps(report.rows, ensure_ascii=False, indent=1) + "\n",
+                                           encoding="utf-8")
+    (args.out / f"{name}.txt").write_text(table + "\n", encoding="utf-8")
     return 0
 
 

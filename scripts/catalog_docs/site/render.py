@@ -49,12 +49,6 @@ PAGE_CELLS = 10_000
 """At most this many values in one table page (250 rows of 40 columns); wider tables get fewer rows."""
 PAGE_ROWS_MIN = 50
 """However wide a table, a page holds at least this many rows."""
-SEARCH_INDEXED_CELLS = 2_500
-"""The first page of a table (operations, matrix, a plan entry) is in the search index, for its title and prose
-(the table itself is marked data-search-exclude), while its table holds at most this many cells. A larger one
-is left out of the index as its continuation pages are: the theme's search plugin parses a page's whole HTML
-before it skips the excluded part, and at 1,000 operations that parse was a fifth of the preview's rebuild
-after a one-value edit. Its title stays in the navigation; every value is on the operation pages."""
 UNCHANGED_LISTED = 250
 """A comparison page lists the unchanged values up to this many; beyond, it gives their count and where to
 find them (operation pages, the matrix, `catalog-docs diff --format json`), so it stays a page of changes."""
@@ -181,7 +175,6 @@ def _environment() -> Environment:
     env.filters["html_block"] = html_block
     env.filters.update(TABLE_FILTERS)
     env.globals.update(MARKS)
-    env.globals["SEARCH_INDEXED_CELLS"] = SEARCH_INDEXED_CELLS
     return env
 
 

@@ -1,0 +1,88 @@
+"""The mkdocs plugin `catalog-search` (mkdocs and ProperDocs): what the theme's search plugin reads of a generated page.
+
+Material's search plugin feeds every page's whole HTML through Python's `html.parser` before it drops the parts
+marked `data-search-exclude`; our pages are mostly data tables, so that parse was a third of a build at 1,000
+operations, for text the index then threw away. A generated page says in its front matter what the search
+should read (`catalog_search:`, set by its template):
+
+- `prose`: the page without its `<table>` elements (its headings, sentences and lists, as the theme indexes them);
+- `heading`: only the page's first section (its `h1` and what follows up to the first `h2`), without tables: an
+  operation page's title and path. Its other sections say the same on every operation page; at 10,000
+  operations they were most of the index.
+
+The search plugin gets that view of the page (in `on_page_content`, after every other plugin) and the page gets
+its whole HTML back right after the search plugin has read it (in `on_page_context`, after every other plugin),
+so the built pages are what they were. A page without the key is left alone: hand-written pages are indexed as
+the theme indexes them. Zensical runs no plugins and indexes the whole page with its own search.
+
+It is a plugin of its own, apart from `catalog-docs`, so that a build of pages already rendered (`catalog-docs
+render --out`, the benchmark's bare build) gets the same search as the site.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Literal
+
+from mkdocs.config.base import Config
+from mkdocs.plugins import BasePlugin, event_priority
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.pages import Page
+
+KEY = "catalog_search"
+"""The front-matter key a generated page names its search view with."""
+
+SearchView = Literal["prose", "heading"]
+VIEWS: tuple[SearchView, ...] = ("prose", "heading")
+
+_TABLE = re.compile(r"<table\b.*?</table>", re.DOTALL)
+"""A data table as the templates write it (tables never nest in them)."""
+_SECOND_SECTION = re.compile(r"<h2\b")
+_SEARCH_ATTRIBUTE = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")
+"""What Material's search plugin removes from every page it indexes (its `on_page_context`), done again on the
+page given back, so the built page is the one the theme would have written."""
+
+
+def search_view(html: str, view: object) -> str | None:
+    """What the search reads of a page's HTML under `view` (its `catalog_search:`), or None to read it all."""
+    if view == "heading":
+        second = _SECOND_SECTION.search(html)
+        return _TABLE.sub("", html if second is None else html[: second.start()])
+    if view == "prose":
+        return _TABLE.sub("", html)
+    return None
+
+
+class Options(Config):  # type: ignore[no-untyped-call]  # mkdocs' Config.__init_subclass__ is untyped
+    """The plugin takes no options: each page names its view."""
+
+
+class CatalogSearchPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  # BasePlugin's, as above
+    """`plugins: - catalog-search` in mkdocs.yml, before `search`."""
+
+    def __init__(self) -> None:
+        self._whole: dict[str, str] = {}
+        """The whole HTML of each page being built whose search view it replaced, by source path."""
+        self._search = False
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self._search = any(name in ("search", "material/search") for name in config.plugins)
+        self._whole = {}
+        return config
+
+    @event_priority(-100)  # after every other plugin's: the search plugin reads the page in on_page_context
+    def on_page_content(self, html: str, *, page: Page, **_kwargs: Any) -> str:
+        view = search_view(html, page.meta.get(KEY)) if self._search else None
+        if view is None:
+            return html
+        self._whole[page.file.src_uri] = html
+        return view
+
+    @event_priority(-100)  # after the search plugin's, before the page's template is rendered
+    def on_page_context(self, context: Any, *, page: Page, **_kwargs: Any) -> Any:
+        whole = self._whole.pop(page.file.src_uri, None)
+        if whole is not None:
+            page.content = _SEARCH_ATTRIBUTE.sub("", whole)
+        return context
