@@ -12,8 +12,8 @@ from catalog_docs.devtools.bench import main as bench_main
 pytestmark = [pytest.mark.slow, pytest.mark.site]
 
 
-def test_the_scale_run_reports_memory_search_and_page_sizes_and_writes_them(tmp_path: Path,
-                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_scale_run_reports_memory_search_and_page_sizes_and_writes_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Three small builds (make site, render, bare build) of a 30-operation synthetic catalogue: a few seconds.
     assert bench_main(["--out", str(tmp_path), "--only", "scale", "--sizes", "30", "--versions", "3",
                        "--plans", "2"]) == 0
