@@ -21,6 +21,7 @@ from catalog_docs.errors import CatalogDocsError
 
 ROOT = Path(__file__).resolve().parents[3]
 LIGHTHOUSE = ROOT / "tools" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
+PAGES_SCRIPT = ROOT / "tools" / "lighthouse" / "lighthouse-pages.mjs"
 CHROMIUM = "/usr/bin/chromium"
 CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-background-networking "
                 "--disable-component-update --disable-sync --no-first-run --disable-dev-shm-usage")
@@ -63,16 +64,7 @@ class PageResult:
     report: Path
 
 
-def _run_one(page_type: str, url: str, out_dir: Path, categories: tuple[str, ...]) -> PageResult:
-    report = out_dir / f"{page_type}.json"
-    # network-requests (the transfer size and the origins) is in no category: asked for by name. The full-page
-    # screenshot only illustrates an HTML report, which is not written.
-    cmd = [str(LIGHTHOUSE), url, f"--chrome-path={CHROMIUM}", f"--chrome-flags={CHROME_FLAGS}",
-           "--output=json", f"--output-path={report}", "--quiet", "--disable-full-page-screenshot",
-           "--only-categories=" + ",".join(categories), "--only-audits=network-requests"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    if proc.returncode != 0 or not report.is_file():
-        raise CatalogDocsError(f"lighthouse failed on {url}: {proc.stderr[-2000:]}")
+def _result(page_type: str, url: str, report: Path, categories: tuple[str, ...]) -> PageResult:
     data = json.loads(report.read_text(encoding="utf-8"))
     scores = {k: round((data["categories"][k]["score"] or 0) * 100) for k in categories}
     origin = urlsplit(url)[:2]
@@ -98,13 +90,25 @@ def _run_one(page_type: str, url: str, out_dir: Path, categories: tuple[str, ...
 
 def run_all(site: Path, catalog: Catalog, out_dir: Path, categories: tuple[str, ...] = CATEGORIES) -> list[PageResult]:
     """Serve site/ with gzip on 127.0.0.1 and run Lighthouse (mobile, simulated throttling) on each page type,
-    scoring `categories` (all four by default; without performance, each run costs a fraction)."""
+    scoring `categories` (all four by default; without performance, each page costs a fraction). One node process
+    and one Chrome for every page (tools/lighthouse/lighthouse-pages.mjs); each page's JSON report is saved."""
     if not LIGHTHOUSE.exists():
         raise CatalogDocsError(f"{LIGHTHOUSE} is missing: run `make lighthouse` (it installs Lighthouse locally)")
     out_dir.mkdir(parents=True, exist_ok=True)
     server, base = serve(site)
     try:
-        return [_run_one(name, base + path, out_dir, categories) for name, path in page_types(catalog).items()]
+        pages = {name: (base + path, out_dir / f"{name}.json") for name, path in page_types(catalog).items()}
+        # network-requests (the transfer size and the origins) is in no category: asked for by name. The full-page
+        # screenshot only illustrates an HTML report, which is not written.
+        spec = {"chromePath": CHROMIUM, "chromeFlags": CHROME_FLAGS.split(),
+                "flags": {"onlyCategories": list(categories), "onlyAudits": ["network-requests"],
+                          "disableFullPageScreenshot": True},
+                "pages": [[url, str(report)] for url, report in pages.values()]}
+        proc = subprocess.run(["node", str(PAGES_SCRIPT), json.dumps(spec)], cwd=PAGES_SCRIPT.parent,
+                              capture_output=True, text=True, timeout=900)
+        if proc.returncode != 0:
+            raise CatalogDocsError(f"lighthouse failed: {proc.stderr[-2000:]}")
+        return [_result(name, url, report, categories) for name, (url, report) in pages.items()]
     finally:
         server.shutdown()
 
