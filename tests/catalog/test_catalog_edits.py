@@ -52,11 +52,12 @@ def _test_id(case: ET.Element) -> str:
     return case.attrib["classname"].replace(".", "/") + ".py::" + case.attrib["name"]
 
 
-def start_nested(project: Path, report: Path) -> subprocess.Popen[str]:
-    """Start the marked tests in a project copy; `finish_nested` waits for them. The copies run side by side."""
+def start_nested(project: Path, report: Path, files: list[str]) -> subprocess.Popen[str]:
+    """Start the marked tests of `files` in a project copy; `finish_nested` waits for them. The copies run side by
+    side."""
     # Its own temporary folder: pytest's shared numbered folders are pruned by whichever run starts last.
     cmd = [sys.executable, "-m", "pytest", *NESTED_ARGS, "--junitxml", str(report),
-           "--basetemp", str(report.parent / "tmp")]
+           "--basetemp", str(report.parent / "tmp"), *files]
     return subprocess.Popen(cmd, cwd=project, env=copy_env(project), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
 
@@ -146,16 +147,24 @@ def change_a_value(project: Path) -> dict[str, list[str]]:
 EDITS = {"label-added": add_a_label, "value-changed": change_a_value}
 
 
+def marked_files(tests: Path) -> list[str]:
+    """The test files that use the mark (it is applied in the file that holds the test, as pytestmark or a
+    decorator), less this one: the nested runs collect only these, not the whole suite."""
+    return sorted(p.relative_to(tests.parent).as_posix() for p in tests.rglob("test_*.py")
+                  if "real_catalog" in p.read_text(encoding="utf-8") and p.relative_to(tests.parent).as_posix() != THIS)
+
+
 @pytest.fixture(scope="module")
 def nested(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Outcome, dict[str, list[str]]]]:
     """The marked tests on an unedited copy ("unedited") and on a copy per edit, all side by side."""
+    files = marked_files(Path(__file__).resolve().parents[1])
     edits: dict[str, object] = {"unedited": None, **EDITS}
     started = {}
     for name, edit in edits.items():
         folder = tmp_path_factory.mktemp(name)
         project = clone_project(folder / "project")
         failing = edit(project) if callable(edit) else {}
-        started[name] = (start_nested(project, folder / "report.xml"), folder / "report.xml", failing)
+        started[name] = (start_nested(project, folder / "report.xml", files), folder / "report.xml", failing)
     return {name: (finish_nested(run, report), failing) for name, (run, report, failing) in started.items()}
 
 
