@@ -100,11 +100,12 @@ lint: $(TEST_STAMP) ## The quick checks: ruff, mypy --strict and radon's complex
 	$(BIN)/mypy
 	$(BIN)/python -m catalog_docs.devtools.complexity scripts/catalog_docs
 
-# Both cores (pytest-xdist), a file's tests on one worker so its module fixtures are made once; each fixture site is
+# Both cores (pytest-xdist; `--dist loadfile` in pyproject.toml keeps a file's tests on one worker, so its module
+# fixtures are made once, even with a bare `pytest -n 2`); each fixture site is
 # still built once per run (tests/conftest.py). SIGTERM or Ctrl-C stops the run and everything it started
 # (tests/stopping.py); the 15 slowest tests are printed at the end of every run.
 TEST_WORKERS ?= 2
-PYTEST = $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+PYTEST = $(BIN)/python -m pytest -n $(TEST_WORKERS)
 FAST := not browser and not site and not serve and not slow
 
 test: tools ## Run every test on both cores (loader, render, site, browser, accessibility, links, Lighthouse; < 5 min)

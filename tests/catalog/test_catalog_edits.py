@@ -29,7 +29,7 @@ from sitebuild import BIN, clone_project, copy_env
 
 SOURCE_FACTS = "tests/catalog/test_source_facts.py::"
 THIS = "tests/catalog/test_catalog_edits.py"
-NESTED_ARGS = ["-m", "real_catalog", "--ignore", THIS, "-p", "no:cacheprovider", "-p", "no:xdist", "-q"]
+NESTED_ARGS = ["-m", "real_catalog", "--ignore", THIS, "-p", "no:cacheprovider", "-q"]
 """The nested selection: the tests that read the real catalogue (tests/guards.py allows no other to), less this
 file (which would run itself again)."""
 
