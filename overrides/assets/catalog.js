@@ -142,3 +142,36 @@
   if (typeof document$ !== "undefined") document$.subscribe(mark);
   else document.addEventListener("DOMContentLoaded", mark);
 })();
+
+/* A comparison too long for one page continues on page-N pages (render.COMPARE_PAGE_ROWS), and a permalink to a
+   value row that is on a later page (compare/A...B/#CHANGE-ID, as every change was linked before the split)
+   still lands on it: the first page names its lookup (data-catalog-moved, render.moved_lookup), which gives each
+   later page and the ids of its rows, and the address is replaced with that page's. */
+(function () {
+  function follow() {
+    var holder = document.querySelector("[data-catalog-moved]");
+    if (!holder || !location.hash) return;
+    var id;
+    try {
+      id = decodeURIComponent(location.hash.slice(1));
+    } catch (error) {
+      return;
+    }
+    if (!/^[a-z0-9-]+--[0-9a-f]{8}$/.test(id) || document.getElementById(id)) return;
+    fetch(new URL(holder.getAttribute("data-catalog-moved"), location.href))
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (lookup) {
+        if (!lookup) return;
+        var page = Object.prototype.hasOwnProperty.call(lookup.ids, id) ? lookup.ids[id] : -1;
+        var hash = " " + id.slice(-8) + " ";
+        for (var i = 0; page < 0 && i < lookup.hashes.length; i++) {
+          if ((" " + lookup.hashes[i] + " ").indexOf(hash) >= 0) page = i;
+        }
+        if (page >= 0) location.replace(new URL(lookup.pages[page], location.href).href.split("#")[0] + "#" + id);
+      })
+      .catch(function () { /* no lookup: the page stays as it is */ });
+  }
+  window.addEventListener("hashchange", follow);
+  if (typeof document$ !== "undefined") document$.subscribe(follow);
+  else document.addEventListener("DOMContentLoaded", follow);
+})();

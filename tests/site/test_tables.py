@@ -77,6 +77,6 @@ def test_continuation_pages_stay_out_of_search_and_page_one_stays_in(tmp_path: P
     continued = ["operations/page-2.md", "matrix/page-2.md", f"versions/{version.slug}/page-2.md",
                  f"plans/{plan}/page-2.md"]
     for rel in firsts:
-        assert "search:" not in pages[rel].split("\n---\n", 1)[0], rel
+        assert "\nsearch:\n  exclude" not in pages[rel].split("\n---\n", 1)[0], rel
     for rel in continued:
         assert "\nsearch:\n  exclude: true\n---\n" in pages[rel].split("\n# ", 1)[0], rel

@@ -40,7 +40,7 @@ from catalog_docs.site.feed import FEED_PATH, PAGE_PATH, ChangelogEntry, atom_fe
 from catalog_docs.site.fences import html_block
 from catalog_docs.site.history import LabelHistory
 from catalog_docs.site.provenance import MARKER_CITATION, citation_parts, section_anchor, source_sections
-from catalog_docs.site.tables import CHANGED, MARKS, NEW_VALUE, NOT_LISTED, PLANS_DIFFER, Href, do_lock  # noqa: F401 - marks re-exported
+from catalog_docs.site.tables import CHANGED, MARKS, NEW_VALUE, NOT_LISTED, PLANS_DIFFER, Href, do_lock, relative_url  # noqa: F401 - marks re-exported
 from catalog_docs.site.tables import FILTERS as TABLE_FILTERS
 
 PAGE_ROWS = 250
@@ -49,6 +49,10 @@ PAGE_CELLS = 10_000
 """At most this many values in one table page (250 rows of 40 columns); wider tables get fewer rows."""
 PAGE_ROWS_MIN = 50
 """However wide a table, a page holds at least this many rows."""
+COMPARE_PAGE_ROWS = 500
+"""A comparison lists at most this many value rows on one page; the rows beyond go to its `page-N` pages (a
+plan entry added or removed lists every one of its values: 20,000 rows and 6.9 MB at 10,000 operations). About
+0.7 KB a row, so a page stays well under 1 MB."""
 UNCHANGED_LISTED = 250
 """A comparison page lists the unchanged values up to this many; beyond, it gives their count and where to
 find them (operation pages, the matrix, `catalog-docs diff --format json`), so it stays a page of changes."""
@@ -509,10 +513,62 @@ def _compare(plan: _Planning) -> None:
                ("Version label : plan entry", [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans])]
     pages.add("compare/index.md", "compare_index.md.j2", comparisons=comparisons, choices=choices)
     entries = {e.position: e for e in catalog.entries}
-    for i, (a, b, _cmp) in enumerate(comparisons):
+    for i, (a, b, cmp) in enumerate(comparisons):
         upto = None if digests is None else _digest(*digests.version_values[: i + 2])
-        pages.add_lazy(f"compare/{compare_slug(a, b)}.md", "compare.md.j2",
-                       partial(_compare_context, comparisons, i, entries), page_values=_fixed_values(upto))
+        _comparison_pages(pages, f"compare/{compare_slug(a, b)}.md", compare_chunks(cmp),
+                          partial(_compare_context, comparisons, i, entries), _fixed_values(upto))
+
+
+def _comparison_pages(pages: _Pages, first: str, chunks: list[frozenset[str]],
+                      context: Callable[[dict[str, Any]], dict[str, Any]],
+                      page_values: Callable[[], bytes] | None) -> None:
+    """A comparison's page; with more than one chunk of rows, its `page-N` pages and the lookup of its rows."""
+    folder = first[: -len(".md")]
+    names = [first] + [f"{folder}/page-{n}.md" for n in range(2, len(chunks) + 1)]
+    split = len(names) > 1
+    lookup = f"{folder}/{MOVED_LOOKUP}"
+    for n, (name, shown) in enumerate(zip(names, chunks, strict=True), start=1):
+        paging = {"page_number": n, "page_count": len(names), "on_page": shown if split else None,
+                  "pager": [(j, _href(other, name), j == n) for j, other in enumerate(names, start=1)],
+                  "moved": _url_from(first, lookup, pages.directory_urls) if split and n == 1 else None}
+        pages.add_lazy(name, "compare.md.j2", partial(context, paging), page_values=page_values)
+    if split:
+        pages.add_file(lookup, partial(moved_lookup, chunks, names, pages.directory_urls), kind="compare-lookup",
+                       page_values=page_values)
+
+
+def _url_from(page: str, target: str, directory_urls: bool) -> Markup:
+    """The URL of a file that is not a page (`target`, a site path) from the built `page`, for an HTML attribute."""
+    rel = relative_url(target, Href(page, directory_urls).base)
+    return Markup("/".join(quote(part, safe="._~-") for part in rel.split("/")))
+
+
+MOVED_LOOKUP = "moved.json"
+"""In the folder of a comparison split over pages: which later page holds each change (see moved_lookup)."""
+
+
+def compare_chunks(cmp: Comparison) -> list[frozenset[str]]:
+    """The ids of the value rows on each page of a comparison, in the order the page lists them (by plan entry,
+    then by transition): one page (every row) unless there are more than COMPARE_PAGE_ROWS rows."""
+    rows = [c.id for g in change_groups(cmp) if g.records or g.values
+            for *_, changes in g.transitions() for c in changes]
+    return [frozenset(rows[i:i + COMPARE_PAGE_ROWS]) for i in range(0, max(len(rows), 1), COMPARE_PAGE_ROWS)]
+
+
+def moved_lookup(chunks: list[frozenset[str]], names: list[str], directory_urls: bool) -> str:
+    """The lookup that sends a permalink to a row of a later page there (catalog.js): each later page's URL
+    from the first page, the 8-digit hashes that end the ids of its rows, and the whole id of every row whose
+    hash ends another id of the comparison too (FNV-1a's 32 bits: two rows in 20,000 may share one)."""
+    href = Href(names[0], directory_urls)
+    seen: dict[str, int] = {}
+    for chunk in chunks:
+        for change_id in chunk:
+            seen[change_id[-8:]] = seen.get(change_id[-8:], 0) + 1
+    later = chunks[1:]
+    data = {"pages": [str(href(name)) for name in names[1:]],
+            "hashes": [" ".join(sorted(c[-8:] for c in chunk)) for chunk in later],
+            "ids": {c: n for n, chunk in enumerate(later) for c in sorted(chunk) if seen[c[-8:]] > 1}}
+    return to_json(data)
 
 
 def _changelog_step(plan: _Planning) -> None:
@@ -672,9 +728,11 @@ def _openapi_yaml(catalog: Catalog, memo: PageMemo | None, digests: _Digests | N
 
 
 def _compare_context(comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]], i: int,
-                     entries: dict[int, ListingEntry]) -> dict[str, Any]:
+                     entries: dict[int, ListingEntry], paging: dict[str, Any]) -> dict[str, Any]:
+    """A comparison page's context: the comparison, its neighbours, and which page of it (`paging`)."""
     a, b, cmp = comparisons[i]
-    return {"a": a, "b": b, "cmp": cmp, "groups": change_groups(cmp), "summary": summary_rows(cmp), "entries": entries,
+    return {**paging, "a": a, "b": b, "cmp": cmp, "groups": change_groups(cmp), "summary": summary_rows(cmp),
+            "entries": entries,
             "unchanged_listed": UNCHANGED_LISTED, "earlier": comparisons[i - 1][:2] if i > 0 else None,
             "later": comparisons[i + 1][:2] if i + 1 < len(comparisons) else None}
 
