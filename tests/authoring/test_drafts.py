@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 import fixture_facts as ff
 from catalog_docs.catalog.drafts import find_drafts
 from catalog_docs.catalog.validate import load_catalog
@@ -36,6 +38,7 @@ def test_new_label_writes_a_draft_that_check_names(tmp_path: Path) -> None:
     assert f"draft: version label '{NEW}' (catalog/versions/{written.name})" in check.stdout  # from where it ran
 
 
+@pytest.mark.site  # its own builds: each engine on a catalogue with a draft label
 def test_every_strict_build_refuses_a_draft_in_one_line(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project", catalog=ff.FIXTURE_CATALOG)
     written = _new_label(project)

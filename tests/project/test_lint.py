@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from catalog_docs.devtools.complexity import LIMIT, over_limit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +27,7 @@ def test_ruff_finds_nothing_in_scripts_and_tests() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow  # mypy from cold, whole package (`make lint` is the quick way)
 def test_mypy_strict_finds_nothing_in_the_package() -> None:
     done = _run(str(BIN / "mypy"), "--no-incremental")
     assert done.returncode == 0, done.stdout + done.stderr

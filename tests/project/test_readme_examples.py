@@ -98,6 +98,7 @@ def _outputs(command: str) -> list[str]:
     return [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("--out", ">")]
 
 
+@pytest.mark.slow  # a clone of the project, and every example of the README run in it
 @pytest.mark.real_catalog  # the README's examples name the real labels, so they run on the real catalogue
 def test_the_readme_examples_run_as_written(tmp_path: Path) -> None:
     runnable = [e for e in examples(README.read_text(encoding="utf-8")) if e.opt_out is None]

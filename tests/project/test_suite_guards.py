@@ -23,6 +23,8 @@ import pytest
 
 from sitebuild import BIN, ROOT
 
+pytestmark = pytest.mark.slow  # each test runs a nested pytest
+
 TESTS = ROOT / "tests"
 STOP_WITHIN = 30.0
 

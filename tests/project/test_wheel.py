@@ -18,6 +18,7 @@ import pytest
 import fixture_facts as ff
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # builds a wheel and a fresh virtual environment
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | s
                      lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=25)
 
 
+@pytest.mark.slow  # 300 generated documents
 @settings(max_examples=300, deadline=None)
 @given(_JSON)
 def test_to_json_is_json_dumps_with_indent(data: object) -> None:
@@ -33,6 +35,7 @@ _YAML_READY = st.recursive(
     lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=25)
 
 
+@pytest.mark.slow  # 400 generated documents
 @settings(max_examples=400, deadline=None)
 @given(_YAML_READY)
 def test_to_yaml_reads_back_as_the_same_data(data: object) -> None:

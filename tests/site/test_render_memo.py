@@ -122,6 +122,7 @@ _MEMO, _CACHE = PageMemo(), LoadCache()
 """One folder, memo and cache for every example: an example's renders start from the pages the one before left."""
 
 
+@pytest.mark.slow  # 60 random runs of edits, each rendered twice
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_edits_render_as_fresh(data: st.DataObject) -> None:
