@@ -26,7 +26,7 @@ def _new_label(project: Path) -> Path:
 
 
 def test_new_label_writes_a_draft_that_check_names(tmp_path: Path) -> None:
-    project = copy_project(tmp_path / "project", catalog=ff.FIXTURE_CATALOG)
+    project = copy_project(tmp_path / "project", catalog=ff.FIXTURE_CATALOG)  # its own copy: a label is added
     written = _new_label(project)
     text = written.read_text(encoding="utf-8")
     assert "\ndraft: true\n" in text and "Check each against what the" in text  # and what to check, in a comment

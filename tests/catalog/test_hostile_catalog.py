@@ -184,6 +184,7 @@ def _site_pages(site: Path) -> list[str]:
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The hostile catalogue rendered and built strictly; returns the site folder."""
     catalog = hostile_catalog(tmp_path_factory.mktemp("hostile") / "catalog")
+    # Its own build: a catalogue of payloads in every field, not the shared fixture site's.
     project = copy_project(tmp_path_factory.mktemp("hostile-project"), catalog=catalog)
     result = build(project)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -31,7 +31,7 @@ def fake_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The `relisted` fake catalogue built into a site and served; yields its base URL."""
     work = tmp_path_factory.mktemp("relisted-site")
     catalog = write_catalog(work / "catalog-src", FAKE_SPECS["relisted"])
-    project = copy_project(work / "project", catalog=catalog)
+    project = copy_project(work / "project", catalog=catalog)  # its own build: plan entries listed again
     result = build(project)
     assert result.returncode == 0, result.stdout + result.stderr
     with serve(project / "site") as base:

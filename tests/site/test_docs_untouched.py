@@ -135,6 +135,7 @@ def snapshot(root: Path) -> dict[str, tuple[object, ...]]:
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # Its own copy: every example plants a hostile docs/ in it and builds with each engine.
     return copy_project(tmp_path_factory.mktemp("untouched") / "project", catalog=ff.FIXTURE_CATALOG)
 
 

@@ -45,7 +45,7 @@ def make_commands(target: str, builder: str, *settings: str) -> list[str]:
 
 
 def _project(root: Path) -> Path:
-    project = copy_project(root, catalog=ff.FIXTURE_CATALOG)
+    project = copy_project(root, catalog=ff.FIXTURE_CATALOG)  # its own copy: each engine builds and serves it
     (project / ".venv").symlink_to(BIN.parent)  # the Makefile's .venv/bin/...
     return project
 

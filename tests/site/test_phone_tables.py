@@ -115,6 +115,7 @@ def phone_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
 
     root = tmp_path_factory.mktemp(request.param)
     spec = PHONE_SPECS[request.param]
+    # Its own builds: catalogues that list plan entries again, add and remove them (the fixture's does neither).
     project = copy_project(root / "project", catalog=write_catalog(root / "catalog", spec))
     done = build(project)
     assert done.returncode == 0, done.stdout + done.stderr

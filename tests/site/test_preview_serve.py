@@ -50,7 +50,7 @@ def _get(url: str, timeout: float = 20) -> tuple[int, str]:
 
 def _fake_project(tmp_path: Path) -> Path:
     catalog = write_catalog(tmp_path / "fake-catalog", FAKE_SPECS["plans-come-and-go"])
-    return copy_project(tmp_path / "project", catalog=catalog)
+    return copy_project(tmp_path / "project", catalog=catalog)  # its own copy: the preview edits its catalogue
 
 
 @pytest.fixture

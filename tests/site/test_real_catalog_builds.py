@@ -26,7 +26,7 @@ def test_check_accepts_the_real_catalogue() -> None:
 
 
 def test_a_strict_build_of_the_real_catalogue_succeeds(tmp_path: Path) -> None:
-    project = copy_project(tmp_path / "project")
+    project = copy_project(tmp_path / "project")  # its own build: the real catalogue's, which no other test builds
     result = build(project)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "WARNING" not in result.stderr, result.stderr

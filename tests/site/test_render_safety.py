@@ -96,6 +96,7 @@ def injected_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
     fields = inject(catalog_dir)
     catalog = load_catalog(catalog_dir)  # the schemas accept every payload
     assert catalog.service.name == fields["svcname"]
+    # Its own build: markup injected into every free-text field of the fixture catalogue.
     project = copy_project(tmp_path_factory.mktemp("injected-project"), catalog=catalog_dir)
     result = build(project)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -257,7 +258,7 @@ def test_a_catalogue_with_errors_leaves_docs_and_site_as_they_were(built_project
 
 @pytest.mark.site
 def test_hand_written_pages_are_built_and_one_at_a_generated_url_is_refused_naming_both(tmp_path: Path) -> None:
-    project = copy_project(tmp_path / "project", catalog=FIXTURE_CATALOG)
+    project = copy_project(tmp_path / "project", catalog=FIXTURE_CATALOG)  # its own: pages are added to docs/
     docs = project / "docs"
     (docs / "operations").mkdir()
     (docs / "about.md").write_text("# About these pages\n\nSee [the legend](legend.md).\n", encoding="utf-8")

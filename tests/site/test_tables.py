@@ -40,7 +40,7 @@ def test_the_setting_is_read_from_mkdocs_yml(tmp_path: Path) -> None:
 
 @pytest.mark.site
 def test_every_table_link_resolves_without_directory_urls(tmp_path: Path) -> None:
-    project = copy_project(tmp_path / "project", catalog=FIXTURE_CATALOG)
+    project = copy_project(tmp_path / "project", catalog=FIXTURE_CATALOG)  # its own build: another mkdocs.yml
     config = project / "mkdocs.yml"
     config.write_text(config.read_text(encoding="utf-8") + "\nuse_directory_urls: false\n", encoding="utf-8")
     result = build(project)

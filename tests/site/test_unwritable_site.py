@@ -45,7 +45,7 @@ def _one_error_line(stderr: str) -> str:
 @pytest.mark.site
 @pytest.mark.parametrize("case", ["a file there", "a file on the way"])
 def test_mkdocs_build_into_an_unwritable_site_folder_says_so_in_one_line(tmp_path: Path, case: str) -> None:
-    project = copy_project(tmp_path / "project", ROOT / "tests" / "fixture-catalog")
+    project = copy_project(tmp_path / "project", ROOT / "tests" / "fixture-catalog")  # its own: site/ is broken
     (project / "site").write_bytes(b"not a folder")
     site = project / "site" if case == "a file there" else project / "site" / "inner"
     result = subprocess.run([str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site)], cwd=project,

@@ -27,7 +27,7 @@ HEADER_MAX_PX = 64
 @pytest.fixture(scope="module")
 def zensical_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the project as a fresh clone has it: docs/ holds only hand-written files."""
-    project = copy_project(tmp_path_factory.mktemp("zensical"), catalog=ff.FIXTURE_CATALOG)
+    project = copy_project(tmp_path_factory.mktemp("zensical"), catalog=ff.FIXTURE_CATALOG)  # its own: Zensical's build
     assert not (project / "docs" / "index.md").exists()
     return project
 
