@@ -30,7 +30,7 @@ from catalog_docs.catalog.model import LOCK_VALUES, Catalog, ListingEntry, NotSh
 from catalog_docs.compare.changes import Comparison, Side, compare_sides, consecutive_pairs, listings
 from catalog_docs.compare.formats import SummaryRow, summary_rows
 from catalog_docs.compare.formats import groups as change_groups
-from catalog_docs.compare.rules import RULES_BY_ID
+from catalog_docs.compare.rules import RULES_BY_ID, VALUE_KINDS
 from catalog_docs.downloads.export import catalog_data, lock_matrix_csv, openapi_data
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import do_url, finalize, front_matter, md_escape
@@ -237,6 +237,8 @@ class PageMemo:
         """catalog.json's text of each label (see _catalog_json), under its key."""
         self.openapi_paths: dict[bytes, str] = {}
         """openapi.yaml's text of each path item (see _openapi_yaml), under its key."""
+        self.chunks: dict[int, tuple[Comparison, list[frozenset[str]]]] = {}
+        """compare_chunks of each comparison the memo holds, by the comparison's identity (kept alive beside it)."""
         self.reused = 0
         self.produced = 0
 
@@ -513,10 +515,17 @@ def _compare(plan: _Planning) -> None:
                ("Version label : plan entry", [f"{v.label}:{p.name}" for v in catalog.versions for p in v.plans])]
     pages.add("compare/index.md", "compare_index.md.j2", comparisons=comparisons, choices=choices)
     entries = {e.position: e for e in catalog.entries}
+    kept: dict[int, tuple[Comparison, list[frozenset[str]]]] = {}
     for i, (a, b, cmp) in enumerate(comparisons):
         upto = None if digests is None else _digest(*digests.version_values[: i + 2])
-        _comparison_pages(pages, f"compare/{compare_slug(a, b)}.md", compare_chunks(cmp),
+        # A comparison the memo kept keeps its pages' rows too: an edit of the newest label splits one again.
+        known = plan.memo.chunks.get(id(cmp)) if plan.memo is not None else None
+        chunks = known[1] if known is not None and known[0] is cmp else compare_chunks(cmp)
+        kept[id(cmp)] = (cmp, chunks)
+        _comparison_pages(pages, f"compare/{compare_slug(a, b)}.md", chunks,
                           partial(_compare_context, comparisons, i, entries), _fixed_values(upto))
+    if plan.memo is not None:
+        plan.memo.chunks = kept
 
 
 def _comparison_pages(pages: _Pages, first: str, chunks: list[frozenset[str]],
@@ -550,6 +559,8 @@ MOVED_LOOKUP = "moved.json"
 def compare_chunks(cmp: Comparison) -> list[frozenset[str]]:
     """The ids of the value rows on each page of a comparison, in the order the page lists them (by plan entry,
     then by transition): one page (every row) unless there are more than COMPARE_PAGE_ROWS rows."""
+    if sum(1 for c in cmp.changes if c.kind in VALUE_KINDS) <= COMPARE_PAGE_ROWS:
+        return [frozenset(c.id for c in cmp.changes if c.kind in VALUE_KINDS)]
     rows = [c.id for g in change_groups(cmp) if g.records or g.values
             for *_, changes in g.transitions() for c in changes]
     return [frozenset(rows[i:i + COMPARE_PAGE_ROWS]) for i in range(0, max(len(rows), 1), COMPARE_PAGE_ROWS)]
