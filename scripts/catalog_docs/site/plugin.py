@@ -32,6 +32,7 @@ from catalog_docs.site.pages import site_files
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.pages import Page
 
 log = logging.getLogger("mkdocs.plugins.catalog_docs")
 
@@ -44,6 +45,17 @@ class GeneratedFile(File):
 
     def is_modified(self) -> bool:
         return not self.unchanged or not Path(self.abs_dest_path).is_file()
+
+    def copy_file(self, dirty: bool = False) -> None:
+        """Write a download into the site, then let its text go: at 10,000 operations catalog.json and
+        openapi.yaml are 170 MB of text, which the rest of the build need not hold."""
+        super().copy_file(dirty)
+        self.content_bytes = b""
+
+    def release(self) -> None:
+        """Let a page's text go once mkdocs has read it (into page.markdown, a copy without its front matter):
+        a build holds every page's Markdown once, as a build of files on disk does, not twice."""
+        self.content_bytes = b""
 
 
 class Options(Config):  # type: ignore[no-untyped-call]  # mkdocs' Config.__init_subclass__ is untyped
@@ -115,8 +127,15 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
             raise PluginError("\n".join([*clashes, "nothing was built"]))
         for file in made.values():
             files.append(file)
-        self._last = texts
+        # Only a server compares the next build's texts with these; a build keeps them only in its files.
+        self._last = texts if preview.serving() else {}
+        self._texts = {}
         return files
+
+    def on_page_markdown(self, markdown: str, *, page: Page, **_kwargs: object) -> str:
+        if isinstance(page.file, GeneratedFile):
+            page.file.release()
+        return markdown
 
     def _render(self, config: MkDocsConfig) -> dict[str, str]:
         """The generated files. Outside `serve` every error is a PluginError (mkdocs prints it and stops);
@@ -148,7 +167,8 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
                 except CatalogDocsError as exc:
                     raise PluginError(str(exc)) from None
             log.info("catalog-docs: %d pages and downloads rendered from the catalogue, in memory", len(texts))
-            self._good = texts
+            if serving:  # the last good pages, shown under the error banner while the catalogue is broken
+                self._good = texts
             return texts
         preview.record(errors, Path(config.site_dir))
         return self._good if self._good is not None else preview.NOTHING_YET
