@@ -98,6 +98,7 @@ def split_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
             split = (f"compare/{a.slug}...{b.slug}/", [sorted(c) for c in chunks])
             break
     assert split is not None, "the synthetic catalogue has no comparison long enough to split"
+    # Its own build: a comparison longer than a page, which the fixture catalogue has not.
     project = copy_project(tmp_path_factory.mktemp("split-site") / "project", catalog=catalog)
     result = build(project)
     assert result.returncode == 0, result.stderr[-2000:]

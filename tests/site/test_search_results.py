@@ -59,6 +59,7 @@ def large_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             text = text.replace(old, new)
         (catalog / rel).parent.mkdir(parents=True, exist_ok=True)
         (catalog / rel).write_text(text, encoding="utf-8")
+    # Its own build: a catalogue of 1,000 operations.
     project = copy_project(tmp_path_factory.mktemp("large") / "project", catalog=catalog)
     result = build(project)
     assert result.returncode == 0, result.stderr[-2000:]
@@ -78,7 +79,7 @@ def test_at_1000_operations_each_query_finds_its_page_first(chromium: Browser, l
 
 @pytest.fixture(scope="module")
 def real_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    project = copy_project(tmp_path_factory.mktemp("real") / "project")
+    project = copy_project(tmp_path_factory.mktemp("real") / "project")  # its own build: the real catalogue's
     result = build(project)
     assert result.returncode == 0, result.stderr[-2000:]
     with serve(project / "site") as base:
