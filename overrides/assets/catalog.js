@@ -78,6 +78,8 @@
   function plain(table) {
     if (!table.classList.contains("catalog-cards")) return;
     table.classList.remove("catalog-cards");
+    /* An empty class="" would end the theme's table:not([class]) rules (and ours) for good. */
+    if (!table.classList.length) table.removeAttribute("class");
     table.removeAttribute("role");
     ROLES.forEach(function (pair) {
       table.querySelectorAll(pair[0]).forEach(function (el) { el.removeAttribute("role"); });
@@ -101,19 +103,29 @@
     });
   }
 
+  /* Whether the table is wider than the room it has. The theme's scroller spans the content's side padding
+     (.md-typeset__scrollwrap has negative margins, the .md-typeset__table inside it pads them back), so a table
+     up to two paddings (2 x .8rem) wider than the text still had scrollWidth <= the scroller's clientWidth and
+     stayed a table with its last column off the screen; what overflows is the scroller's own content. */
+  function tooWide(table) {
+    var box = table.closest(".md-typeset__scrollwrap") || table.parentElement;
+    return table.scrollWidth > box.clientWidth + 1 || box.scrollWidth > box.clientWidth + 1;
+  }
+
   function layout() {
     document.querySelectorAll("article table").forEach(function (table) {
       plain(table);
       if (!narrow.matches || !table.tHead || !table.tBodies.length) return;
       var names = columnNames(table);
-      var box = table.closest(".md-typeset__scrollwrap") || table.parentElement;
-      if (names && table.scrollWidth > box.clientWidth + 1) cards(table, names);
+      if (names && tooWide(table)) cards(table, names);
     });
   }
 
   if (typeof document$ !== "undefined") document$.subscribe(layout);
   else document.addEventListener("DOMContentLoaded", layout);
   narrow.addEventListener("change", layout);
+  /* Tables drawn after the page loaded (compare.js: the any-pair result) are measured once they are in. */
+  document.addEventListener("catalog:tables-drawn", layout);
   /* A table in a folded section (<details>) is measured at load while folded, which is not how it lays out
      open: measure again when one opens. `toggle` does not bubble; a capturing listener sees it. */
   document.addEventListener("toggle", function (event) {

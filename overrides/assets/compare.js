@@ -449,6 +449,8 @@
     loaded.then(function (data) {
       draw(out, compareSides(data, from, to), data, siteRoot);
       if (notice) out.insertBefore(el("p", { "class": "catalog-compare-error", role: "alert" }, [notice]), out.firstChild);
+      /* catalog.js draws a table too wide for a phone as cards: these tables came after it measured the page. */
+      document.dispatchEvent(new CustomEvent("catalog:tables-drawn"));
       /* A shared link to one change (?from=...&to=...#CHANGE-ID): its row exists only now. */
       var target = linkedChange();
       if (target && out.contains(target)) {
