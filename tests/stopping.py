@@ -60,11 +60,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def stop_descendants() -> list[str]:
-    """Stop every process descending from this one (orphans included, through the subreaper); their names."""
+    """Stop every process still running below this one (orphans included, through the subreaper), and reap the
+    ones that already ended (an orphan that exits comes back to the subreaper as a zombie); the running ones'
+    names."""
     children = psutil.Process().children(recursive=True)
     names = []
     for child in children:
         try:
+            if child.status() == psutil.STATUS_ZOMBIE:
+                continue  # ended already: wait_procs below reaps it
             names.append(child.name())
             child.terminate()
         except psutil.NoSuchProcess:
