@@ -789,14 +789,45 @@ _TAKE = 8
 """Jobs taken at a time from the shared counter once the downloads are taken."""
 
 
-def _produce_shared(jobs: list[_Job], counter: _SharedCounter) -> dict[str, str]:
-    out = {}
+def _shared_batches(jobs: list[_Job], counter: _SharedCounter) -> Iterator[dict[str, str]]:
+    """The texts of the jobs this process takes from the shared counter, one take at a time."""
     single = sum(1 for job in jobs if job.kind == "download")
     while (taken := counter.take(single))[0] < len(jobs):
         start, count = taken
-        for job in jobs[start:start + count]:
-            out[job.path] = job.produce()
+        yield {job.path: job.produce() for job in jobs[start:start + count]}
+
+
+def _produce_shared(jobs: list[_Job], counter: _SharedCounter) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for batch in _shared_batches(jobs, counter):
+        out.update(batch)
     return out
+
+
+class _Answer(threading.Thread):
+    """Reads the forked child's texts while this process renders its own share: the child sends each take as it
+    is made, so no one holds its whole share as one pickled string beside the texts (at 10,000 operations the
+    render's peak memory was its texts plus half of them twice over: pickled and unpickled)."""
+
+    def __init__(self, read_fd: int) -> None:
+        super().__init__(name="catalog-docs-render-answer", daemon=True)
+        self.read_fd = read_fd
+        self.texts: dict[str, str] = {}
+        self.status = "lost"
+        """`ok` (every take received, then the parts), `error` (then the child's exception) or `lost` (it died)."""
+        self.detail: Any = {}
+
+    def run(self) -> None:
+        with os.fdopen(self.read_fd, "rb") as pipe:
+            while True:
+                try:
+                    kind, value = pickle.load(pipe)
+                except Exception:  # end of the stream, or a record cut short by a child that died
+                    return
+                if kind != "texts":
+                    self.status, self.detail = kind, value
+                    return
+                self.texts.update(value)
 
 
 _PARTS = ("json_versions", "openapi_paths")
@@ -841,15 +872,16 @@ def _render_forked(jobs: list[_Job], parts: PageMemo | None) -> dict[str, str]:
     if pid == 0:  # the child: produce, answer, and leave without running any of the parent's exit code
         _child(order, counter, parts, before, read_fd, write_fd)
     os.close(write_fd)
+    answer = _Answer(read_fd)
+    answer.start()
     try:
         out = _produce_shared(order, counter)
     except BaseException:
         os.kill(pid, signal.SIGKILL)
-        os.close(read_fd)
+        answer.join()
         os.waitpid(pid, 0)
         raise
-    with os.fdopen(read_fd, "rb") as pipe:
-        answer = pipe.read()
+    answer.join()
     os.waitpid(pid, 0)
     _take_answer(answer, out, parts)
     missing = [job for job in jobs if job.path not in out]  # taken by a child that died
@@ -859,35 +891,37 @@ def _render_forked(jobs: list[_Job], parts: PageMemo | None) -> dict[str, str]:
 
 def _child(order: list[_Job], counter: _SharedCounter, parts: PageMemo | None, before: dict[str, object],
            read_fd: int, write_fd: int) -> NoReturn:
-    """The forked child's whole life: produce its share, send it (or its error) through the pipe, exit."""
+    """The forked child's whole life: produce its share, sending each take as it is made, then the parts of the
+    downloads it made (or its error), and exit."""
     status = 1
     try:
         os.close(read_fd)
-        try:
-            texts = _produce_shared(order, counter)
-            made = {name: getattr(parts, name) for name in before if getattr(parts, name) is not before[name]}
-            answer = pickle.dumps(("ok", (texts, made)), protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException as exc:
-            try:
-                answer = pickle.dumps(("error", exc), protocol=pickle.HIGHEST_PROTOCOL)
-            except Exception:
-                answer = pickle.dumps(("error", CatalogDocsError(f"{type(exc).__name__}: {exc}")))
         with os.fdopen(write_fd, "wb") as pipe:
-            pipe.write(answer)
+            try:
+                for texts in _shared_batches(order, counter):
+                    pipe.write(pickle.dumps(("texts", texts), protocol=pickle.HIGHEST_PROTOCOL))
+                made = {name: getattr(parts, name) for name in before if getattr(parts, name) is not before[name]}
+                pipe.write(pickle.dumps(("ok", made), protocol=pickle.HIGHEST_PROTOCOL))
+            except BaseException as exc:
+                try:
+                    record = pickle.dumps(("error", exc), protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception:
+                    record = pickle.dumps(("error", CatalogDocsError(f"{type(exc).__name__}: {exc}")))
+                pipe.write(record)
         status = 0
     finally:
         os._exit(status)
 
 
-def _take_answer(answer: bytes, out: dict[str, str], parts: PageMemo | None) -> None:
+def _take_answer(answer: _Answer, out: dict[str, str], parts: PageMemo | None) -> None:
     """Add the child's texts to `out` and its downloads' parts to `parts`; raise the child's error as its own.
-    No answer: the child died, and the jobs it took are missing from `out`."""
-    status, theirs = pickle.loads(answer) if answer else ("lost", ({}, {}))
-    if status == "error":
-        raise theirs
-    texts, made = theirs
-    out.update(texts)
-    for name, value in made.items():  # the parts of a download the child produced, kept for the next render
+    A child that died sent only some of its texts: the jobs it took are missing from `out`."""
+    if answer.status == "error":
+        raise answer.detail
+    out.update(answer.texts)
+    if answer.status != "ok":
+        return
+    for name, value in answer.detail.items():  # the parts of a download the child produced, kept for the next render
         setattr(parts, name, value)
 
 
