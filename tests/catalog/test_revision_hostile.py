@@ -165,6 +165,7 @@ PLANTED = st.builds(
 )
 
 
+@pytest.mark.slow  # 150 generated git trees, each compared against
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(planted=st.lists(PLANTED, min_size=1, max_size=3, unique_by=lambda p: (p.where, p.name)))
 def test_a_hostile_tree_touches_nothing_and_is_refused_on_one_line(sandbox: Sandbox, planted: list[Planted]) -> None:
