@@ -108,7 +108,7 @@ TEST_WORKERS ?= 2
 PYTEST = $(BIN)/python -m pytest -n $(TEST_WORKERS)
 FAST := not browser and not site and not serve and not slow
 
-test: tools ## Run every test on both cores (loader, render, site, browser, accessibility, links, Lighthouse; < 5 min)
+test: tools ## Run every test on both cores (loader, render, site, browser, accessibility, links, Lighthouse; about 8 min idle)
 	$(PYTEST)
 
 test-fast: $(TEST_STAMP) ## The fast lane: every test but the browser, engine-build and serve ones (< 60 s)
