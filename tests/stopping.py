@@ -1,6 +1,7 @@
 """A stop is a stop (a pytest plugin, loaded with `-p stopping` from pyproject.toml).
 
-SIGTERM (from `kill`, `timeout`, or make passing on its own SIGTERM) ends the run as Ctrl-C does: pytest
+SIGTERM (from `kill`, `timeout`, or make passing on its own SIGTERM) ends the run as Ctrl-C does, and the main
+process passes either on to pytest-xdist's workers at once (xdist would let each finish its test first): pytest
 raises KeyboardInterrupt in the running test, reports the run as interrupted (exit 2) rather than the test as
 failed, and tears down every fixture (browsers, servers). Then nothing is left behind: the main process is a
 child subreaper, so processes orphaned by a killed worker or test come back to it, and every process still
@@ -22,6 +23,7 @@ import pytest
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _HANDLER = pytest.StashKey[object]()
+_INT_HANDLER = pytest.StashKey[object]()
 GRACE = 5.0
 """Seconds a process left behind gets to end after SIGTERM before it is killed."""
 
@@ -36,23 +38,37 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
 
 
+def _interrupt_and_pass_on(signum: int, frame: FrameType | None) -> None:
+    """The main process: the workers (and any other child) get SIGTERM at once, so none finishes the test it is
+    in before it stops (pytest-xdist otherwise waits for them), then the run stops here as on Ctrl-C."""
+    for child in psutil.Process().children():
+        try:
+            child.terminate()
+        except psutil.NoSuchProcess:
+            continue
+    _interrupt(signum, frame)
+
+
 def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[_HANDLER] = signal.signal(signal.SIGTERM, _interrupt)
     if _is_worker(config):
+        config.stash[_HANDLER] = signal.signal(signal.SIGTERM, _interrupt)
         _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     else:
+        config.stash[_HANDLER] = signal.signal(signal.SIGTERM, _interrupt_and_pass_on)
+        config.stash[_INT_HANDLER] = signal.signal(signal.SIGINT, _interrupt_and_pass_on)
         _prctl(_PR_SET_CHILD_SUBREAPER, 1)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
-    previous = config.stash.get(_HANDLER, None)
-    if previous is not None:
-        signal.signal(signal.SIGTERM, previous)  # type: ignore[arg-type]
+    for signum, key in ((signal.SIGTERM, _HANDLER), (signal.SIGINT, _INT_HANDLER)):
+        previous = config.stash.get(key, None)
+        if previous is not None:
+            signal.signal(signum, previous)  # type: ignore[arg-type]
     left = Counter(stop_descendants())
     if left:
         names = ", ".join(f"{name} x{count}" for name, count in left.most_common())
