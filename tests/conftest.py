@@ -6,18 +6,15 @@ never from the real one: an edit of catalog/ must fail only `catalog-docs check`
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import material.templates  # noqa: F401 - sets NO_MKDOCS_2_WARNING at import: once, before any test (tests/guards.py)
 import pytest
-from filelock import FileLock
 from hypothesis import settings
 
 from browsing import chromium, playwright_session, site_url, visit  # noqa: F401 - fixtures for browser tests
 from fixture_facts import FIXTURE_CATALOG
-from sitebuild import build, copy_project
+from sitebuild import shared_build
 
 # No Hypothesis example has a time limit: speed is measured by `make bench` in ratios, never by a timed test, and
 # on a loaded 2-core machine one slow example would fail a run whose behaviour is right ("Unreliable test timings").
@@ -46,21 +43,3 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     it (a test that changes a site copies it first). Under pytest-xdist the workers share one build: the first
     to ask builds it under a lock in the run's common temporary folder, the others wait and read it."""
     return shared_build(tmp_path_factory, "fixture-site", FIXTURE_CATALOG)
-
-
-def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, catalog: Path) -> Path:
-    """A project with `catalog`, built strictly once per run however many workers ask; returns its site folder."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    base = tmp_path_factory.getbasetemp()
-    root = base.parent if worker else base  # every worker's basetemp sits in the run's common folder
-    project, done = root / f"shared-{name}", root / f"shared-{name}.built"
-    with FileLock(str(root / f"shared-{name}.lock")):
-        if not done.exists():
-            if project.exists():
-                shutil.rmtree(project)  # a build that failed in another worker: try again, to report its error here
-            copy_project(project, catalog=catalog)
-            result = build(project)
-            assert result.returncode == 0, result.stdout + result.stderr
-            assert "WARNING" not in result.stderr, result.stderr
-            done.touch()
-    return project / "site"

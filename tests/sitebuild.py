@@ -8,6 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from filelock import FileLock
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
@@ -88,3 +91,20 @@ def borrow_venv(project: Path) -> None:
     for stamp in (".installed-site", ".installed-test"):
         (venv / stamp).touch()
 
+
+def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, catalog: Path) -> Path:
+    """A project with `catalog`, built strictly once per run however many workers ask; returns its site folder."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if worker else base  # every worker's basetemp sits in the run's common folder
+    project, done = root / f"shared-{name}", root / f"shared-{name}.built"
+    with FileLock(str(root / f"shared-{name}.lock")):
+        if not done.exists():
+            if project.exists():
+                shutil.rmtree(project)  # a build that failed in another worker: try again, to report its error here
+            copy_project(project, catalog=catalog)
+            result = build(project)
+            assert result.returncode == 0, result.stdout + result.stderr
+            assert "WARNING" not in result.stderr, result.stderr
+            done.touch()
+    return project / "site"

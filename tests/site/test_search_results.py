@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from browsing import new_visit
 from catalog_docs.authoring.synth import SynthSpec, synth_files
-from sitebuild import build, copy_project
+from sitebuild import ROOT, build, copy_project, shared_build
 from siteserver import serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
@@ -79,10 +79,8 @@ def test_at_1000_operations_each_query_finds_its_page_first(chromium: Browser, l
 
 @pytest.fixture(scope="module")
 def real_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    project = copy_project(tmp_path_factory.mktemp("real") / "project")  # its own build: the real catalogue's
-    result = build(project)
-    assert result.returncode == 0, result.stderr[-2000:]
-    with serve(project / "site") as base:
+    # The real catalogue's site, built once per run with test_real_catalog_builds (strictly, no warning).
+    with serve(shared_build(tmp_path_factory, "real-site", ROOT / "catalog")) as base:
         yield base
 
 
