@@ -155,11 +155,11 @@ def test_site_files_reuses_across_calls_and_starts_afresh_when_the_code_changes(
 
 
 def test_catalog_json_from_parts_is_the_whole_text(tmp_path: Path) -> None:
-    """The keyed catalog.json (each label's part kept) equals to_json(catalog_data(...)), also when catalogue
+    """The keyed catalog.json (each plan entry's part kept) equals to_json(catalog_data(...)), also when catalogue
     text looks like the JSON it is spliced into."""
     from catalog_docs.downloads.export import catalog_data
     from catalog_docs.serialize import to_json
-    from catalog_docs.site.render import _catalog_json, _Digests
+    from catalog_docs.site.render import _catalog_json_parts, _Digests
 
     docs = copy.deepcopy(BASE)
     docs["service"]["summary"] = 'A fake summary with "versions": [] and\n  "versions": [] in it.'
@@ -171,14 +171,15 @@ def test_catalog_json_from_parts_is_the_whole_text(tmp_path: Path) -> None:
             docs = _edit(docs, edit)
             write_docs(docs, folder)
         catalog = load_catalog(folder)
-        assert _catalog_json(catalog, memo, _Digests(catalog, True)) == to_json(catalog_data(catalog)), edit
+        parts = _catalog_json_parts(catalog, memo, _Digests(catalog, True))
+        assert "".join(parts) == to_json(catalog_data(catalog)), edit
 
 
 @pytest.mark.parametrize("start", ["render in one process", "render in two processes"])
 def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                          start: str) -> None:
     """After a keyed render, wherever its downloads were produced (this process, the forked child), the memo
-    holds each label's part of catalog.json and each path item of openapi.yaml: one edited value then builds the
+    holds each plan entry's part of catalog.json and each path item of openapi.yaml: one edited value then builds the
     document's head and one path item, not all."""
     from catalog_docs.site import render as render_module
 
@@ -186,11 +187,13 @@ def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, monkeypa
     memo, cache = PageMemo(), LoadCache()
     render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1 if "one" in start else 2)
     catalog = load_catalog(folder)
-    assert len(memo.json_versions) == len(catalog.versions)
+    # The head, each label's part and each plan entry's part.
+    assert len(memo.json_plans) == 1 + len(catalog.versions) + sum(len(v.plans) for v in catalog.versions)
     assert len(memo.openapi_paths) == sum(e.path is not None for e in catalog.entries)
     _flip_one_value(folder, -1, 5)
     made: list[object] = []
     real = render_module.to_yaml_plain
     monkeypatch.setattr(render_module, "to_yaml_plain", lambda *a, **k: made.append(a) or real(*a, **k))
-    _same_as_cold(folder, memo, cache)
+    warm = render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1)
     assert len(made) == 2, "the head and the edited entry's path item"
+    assert warm == render_pages(load_catalog(folder), workers=1)

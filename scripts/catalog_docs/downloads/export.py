@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
-from catalog_docs.catalog.model import LOCK_VALUES, Catalog
+from catalog_docs.catalog.model import LOCK_VALUES, Catalog, PlanEntry, VersionLabel
 from catalog_docs.downloads.openapi import openapi_document
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.serialize import to_json, to_yaml
@@ -29,8 +29,9 @@ vocabulary that gains a member is a major change (README, "Downloads"). catalog.
   null for a fact the catalogue has no field for."""
 
 
-def catalog_data(catalog: Catalog) -> dict[str, Any]:
-    """The whole model as JSON-ready data (published as /downloads/catalog.json)."""
+def catalog_data(catalog: Catalog, *, versions: bool = True) -> dict[str, Any]:
+    """The whole model as JSON-ready data (published as /downloads/catalog.json). `versions=False`: with an
+    empty `versions` list in its place, for a writer that adds each label's part as it goes (version_data)."""
     return {
         "format_version": CATALOG_FORMAT_VERSION,
         "service": {
@@ -59,32 +60,36 @@ def catalog_data(catalog: Catalog) -> dict[str, Any]:
             for e in catalog.entries
         ],
         "plan_entries": list(catalog.plan_names),
-        "versions": [
-            {
-                "label": v.label,
-                "slug": v.slug,
-                "source": v.source,
-                "plan_table": v.plan_table,
-                "value_column": v.value_column,
-                "plans": [
-                    {
-                        "name": p.name,
-                        "slug": p.slug,
-                        "source": p.source,
-                        "values": [
-                            {"position": e.position, "path": e.path, "value": value}
-                            for e, value in zip(catalog.entries, p.values, strict=True)
-                        ],
-                    }
-                    for p in v.plans
-                ],
-            }
-            for v in catalog.versions
-        ],
+        "versions": [version_data(catalog, v) for v in catalog.versions] if versions else [],
         "not_shown": [
             {"id": n.id, "topic": n.topic, "detail": n.detail, "section": n.section, "scope": n.scope,
              "entries": list(n.entries), "subject": n.subject}
             for n in catalog.not_shown
+        ],
+    }
+
+
+def version_data(catalog: Catalog, v: VersionLabel, *, plans: bool = True) -> dict[str, Any]:
+    """One label of catalog.json's `versions`; `plans=False`: with an empty `plans` list (see plan_data)."""
+    return {
+        "label": v.label,
+        "slug": v.slug,
+        "source": v.source,
+        "plan_table": v.plan_table,
+        "value_column": v.value_column,
+        "plans": [plan_data(catalog, p) for p in v.plans] if plans else [],
+    }
+
+
+def plan_data(catalog: Catalog, p: PlanEntry) -> dict[str, Any]:
+    """One plan entry of a label in catalog.json: every value, with its listing entry's position and path."""
+    return {
+        "name": p.name,
+        "slug": p.slug,
+        "source": p.source,
+        "values": [
+            {"position": e.position, "path": e.path, "value": value}
+            for e, value in zip(catalog.entries, p.values, strict=True)
         ],
     }
 
@@ -97,13 +102,28 @@ def lock_matrix_columns(catalog: Catalog) -> list[str]:
 def lock_matrix_csv(catalog: Catalog) -> str:
     """One row per listing entry, one column per (label, plan entry), plus position, method and path
     (published as /downloads/lock-matrix.csv). An entry whose path is not shown has NOT_SHOWN_CELL as its path."""
+    return "".join(lock_matrix_parts(catalog))
+
+
+MATRIX_ROWS_PER_PART = 500
+"""Rows of the lock matrix in one part of its text (lock_matrix_parts)."""
+
+
+def lock_matrix_parts(catalog: Catalog, rows: Sequence[Sequence[str]] | None = None) -> Iterator[str]:
+    """lock_matrix_csv's text in parts, a few hundred rows each, for a writer that writes each part as it comes.
+    `rows`: every listing entry's values in column order (lock_matrix_columns), when the caller has them."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*MATRIX_FIXED_COLUMNS, *lock_matrix_columns(catalog)])
-    for e in catalog.entries:
-        values = [p.values[e.position - 1] for v in catalog.versions for p in v.plans]
+    plans = [p.values for v in catalog.versions for p in v.plans]
+    for n, e in enumerate(catalog.entries):
+        values = rows[n] if rows is not None else [column[n] for column in plans]
         writer.writerow([e.position, e.method, NOT_SHOWN_CELL if e.path is None else e.path, *values])
-    return out.getvalue()
+        if n % MATRIX_ROWS_PER_PART == MATRIX_ROWS_PER_PART - 1:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()
 
 
 def read_lock_matrix(text: str) -> dict[str, Any]:

@@ -192,6 +192,17 @@ def openapi_document(catalog: Catalog, format_version: str, *,
     }
 
 
+def path_item(catalog: Catalog, e: ListingEntry, area_tags: dict[str, str]) -> dict[str, Any]:
+    """One path's item of the document, made alone (`area_tags`: area_tags(catalog)), for a writer that writes
+    each path as it comes instead of the whole document at once."""
+    return _path_item(catalog, e, area_tags)
+
+
+def area_tags(catalog: Catalog) -> dict[str, str]:
+    """The tag of each area, by its id (as path_item takes them)."""
+    return _area_tags(catalog)
+
+
 def _path_items(catalog: Catalog, area_tags: dict[str, str], skip_path: Callable[[str], bool] | None,
                 ) -> tuple[dict[str, Any], set[str | None]]:
     """Every path's item (None for a skipped one), in listing order, and the areas they use (None: no area)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -141,8 +142,9 @@ def dest_of(rel: str, directory_urls: bool) -> str:
     return f"{prefix}{name}/index.html" if directory_urls else f"{prefix}{name}.html"
 
 
-def refuse_collisions(generated: dict[str, str], hand: list[str], directory_urls: bool, shown: str = "docs") -> None:
-    """A hand-written file at a URL the catalogue generates is an error naming both (never replaced)."""
+def refuse_collisions(generated: Iterable[str], hand: list[str], directory_urls: bool, shown: str = "docs") -> None:
+    """A hand-written file at a URL the catalogue generates (`generated`: their paths) is an error naming both
+    (never replaced)."""
     made = {dest_of(rel, directory_urls): rel for rel in generated}
     clashes = []
     for rel in hand:

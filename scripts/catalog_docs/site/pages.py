@@ -13,10 +13,13 @@ import hashlib
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalog_docs.layout import PACKAGE_DIR, SCHEMA_DIR
 from catalog_docs.site.history import label_history
+
+if TYPE_CHECKING:
+    from catalog_docs.catalog.drafts import Draft
 
 
 def code_digest() -> bytes:
@@ -41,6 +44,8 @@ class _Reuse:
         self.code: bytes | None = None
         self.load: Any = None
         self.pages: Any = None
+        self.drafts: tuple[tuple[str, str], ...] = ()
+        """The last render's draft labels, each as (its file's name, the label) (see reused_drafts)."""
 
     def for_code(self, code: bytes) -> _Reuse:
         if code != self.code or self.load is None:
@@ -52,6 +57,7 @@ class _Reuse:
 
     def clear(self) -> None:
         self.code = self.load = self.pages = None
+        self.drafts = ()
 
 
 _reuse = _Reuse()
@@ -85,11 +91,13 @@ def _warn(lines: tuple[str, ...]) -> None:
             print(f"catalog-docs: warning: {line}", file=sys.stderr, flush=True)
 
 
-def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: bool = False) -> dict[str, str]:
+def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: bool = False,
+               spill: Path | None = None) -> dict[str, str]:
     """Load, validate and render the catalogue: every generated page and download, in memory. `directory_urls`
     is the builder's `use_directory_urls` (by default read from the mkdocs.yml beside the catalogue folder).
     `reuse` (the preview loops): keep what this render works out for the next one in this process.
-    Raises CatalogInvalid (every error located) or CatalogDocsError."""
+    `spill` (without `reuse`): write the downloads into this folder as they are made, and leave them out of the
+    result (render.render_pages). Raises CatalogInvalid (every error located) or CatalogDocsError."""
     from catalog_docs.catalog.validate import load_catalog
     from catalog_docs.site.render import render_pages
 
@@ -98,8 +106,20 @@ def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: 
     history = label_history(catalog_dir)
     _warn(history.warnings)
     if not reuse:
-        return render_pages(load_catalog(catalog_dir), directory_urls=directory_urls, history=history)
+        return render_pages(load_catalog(catalog_dir), directory_urls=directory_urls, history=history, spill=spill)
     kept = _reuse.for_code(code_digest())
     # A load or render that fails leaves both as they were: each keeps only results keyed on their inputs.
-    return render_pages(load_catalog(catalog_dir, cache=kept.load), directory_urls=directory_urls, memo=kept.pages,
-                        history=history)
+    catalog = load_catalog(catalog_dir, cache=kept.load)
+    texts = render_pages(catalog, directory_urls=directory_urls, memo=kept.pages, history=history)
+    kept.drafts = tuple(sorted((f"{v.slug}.yaml", v.label) for v in catalog.versions if v.draft))
+    return texts
+
+
+def reused_drafts(catalog_dir: Path) -> list[Draft]:
+    """The draft labels of the catalogue the last `site_files(..., reuse=True)` rendered, as `find_drafts` lists
+    them (in file-name order), without reading the version files again: the preview asks after every render."""
+    from catalog_docs.catalog.drafts import Draft
+    from catalog_docs.catalog.files import VERSIONS_DIR
+    from catalog_docs.catalog.locate import shown_path
+
+    return [Draft(label=label, file=shown_path(catalog_dir / VERSIONS_DIR / name)) for name, label in _reuse.drafts]

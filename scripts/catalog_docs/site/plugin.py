@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
+import tempfile
 import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,13 +24,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from catalog_docs.catalog.drafts import find_drafts, refuse_drafts
+from catalog_docs.catalog.drafts import refuse_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.escape import for_terminal
 from catalog_docs.site import preview
 from catalog_docs.site.folders import check_writable_folder
 from catalog_docs.site.handwritten import hand_written, refuse_collisions
-from catalog_docs.site.pages import site_files
+from catalog_docs.site.pages import reused_drafts, site_files
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -73,6 +75,9 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         self._texts: dict[str, str] = {}
         """This build's files (rendered in on_pre_build, added in on_files)."""
         self._last: dict[str, str] = {}
+        self._spill: Path | None = None
+        """Outside `serve`, the temporary folder the downloads are written into as they are made (render_pages'
+        `spill`), which mkdocs copies them from; removed when the build ends."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         preview.start(command=command, dirty=dirty)
@@ -97,7 +102,7 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
                 raise PluginError(str(exc)) from None
         self._texts = self._render(config)
         try:
-            refuse_collisions(self._texts, self._hand, config.use_directory_urls)
+            refuse_collisions([*self._texts, *self._spilled()], self._hand, config.use_directory_urls)
         except CatalogDocsError as exc:
             raise PluginError(str(exc)) from None
 
@@ -105,12 +110,15 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         """Every generated file joins the site; a hand-written one at the same URL is refused, naming both
         (already in on_pre_build, before the site folder is emptied; here again for a docs/ changed since)."""
         texts = self._texts
-        made = {}
+        made: dict[str, File] = {}
         for rel, text in texts.items():
             file = GeneratedFile.generated(config, rel, content=text)
             assert isinstance(file, GeneratedFile)  # File.generated makes an instance of the class it is called on
             file.unchanged = self._last.get(rel) == text
             made[file.dest_uri] = file
+        for rel, path in self._spilled().items():
+            spilled = File.generated(config, rel, abs_src_path=str(path))
+            made[spilled.dest_uri] = spilled
         docs = os.path.normpath(config.docs_dir)
         clashes = []
         for file in list(files):
@@ -132,6 +140,27 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         self._texts = {}
         return files
 
+    def _spilled(self) -> dict[str, Path]:
+        """The downloads this build wrote into its spill folder, by their path under docs/."""
+        if self._spill is None:
+            return {}
+        return {path.relative_to(self._spill).as_posix(): path for path in sorted(self._spill.rglob("*"))
+                if path.is_file()}
+
+    def _drop_spill(self) -> None:
+        if self._spill is not None:
+            shutil.rmtree(self._spill, ignore_errors=True)
+            self._spill = None
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        self._drop_spill()
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._drop_spill()
+
+    def on_shutdown(self) -> None:
+        self._drop_spill()
+
     def on_page_markdown(self, markdown: str, *, page: Page, **_kwargs: object) -> str:
         if isinstance(page.file, GeneratedFile):
             page.file.release()
@@ -142,8 +171,12 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         while serving, the last good files, with the errors recorded for the banner."""
         catalog_dir = Path(config.config_file_path).parent / "catalog"
         serving = preview.serving()
+        self._drop_spill()
+        if not serving:  # a server keeps every text to compare with the next build's; a build writes them out
+            self._spill = Path(tempfile.mkdtemp(prefix="catalog-docs-downloads-"))
         try:
-            texts = site_files(catalog_dir, directory_urls=config.use_directory_urls, reuse=serving)
+            texts = site_files(catalog_dir, directory_urls=config.use_directory_urls, reuse=serving,
+                               spill=self._spill)
         except CatalogInvalid as exc:
             if not serving:
                 raise PluginError("the catalogue has errors; nothing was built\n" + exc.report()) from None
@@ -158,20 +191,26 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
             traceback.print_exc()
             errors = [f"catalog-docs render failed: {type(exc).__name__}: {exc}"]
         else:
-            if serving:
-                preview.record([], Path(config.site_dir))
-                preview.record_drafts([f"{d.label} ({d.file})" for d in find_drafts(catalog_dir)])
-            elif config.strict:
-                try:
-                    refuse_drafts(catalog_dir)
-                except CatalogDocsError as exc:
-                    raise PluginError(str(exc)) from None
-            log.info("catalog-docs: %d pages and downloads rendered from the catalogue, in memory", len(texts))
-            if serving:  # the last good pages, shown under the error banner while the catalogue is broken
-                self._good = texts
-            return texts
+            return self._rendered(texts, config, catalog_dir)
+        self._drop_spill()
         preview.record(errors, Path(config.site_dir))
         return self._good if self._good is not None else preview.NOTHING_YET
+
+    def _rendered(self, texts: dict[str, str], config: MkDocsConfig, catalog_dir: Path) -> dict[str, str]:
+        """A good render: the drafts refused (a strict build) or marked (a server), which keeps the pages."""
+        if preview.serving():
+            preview.record([], Path(config.site_dir))
+            preview.record_drafts([f"{d.label} ({d.file})" for d in reused_drafts(catalog_dir)])
+        elif config.strict:
+            try:
+                refuse_drafts(catalog_dir)
+            except CatalogDocsError as exc:
+                raise PluginError(str(exc)) from None
+        log.info("catalog-docs: %d pages and downloads rendered from the catalogue, in memory",
+                 len(texts) + len(self._spilled()))
+        if preview.serving():  # the last good pages, shown under the error banner while the catalogue is broken
+            self._good = texts
+        return texts
 
     def on_post_page(self, output: str, **_kwargs: object) -> str:
         return preview.with_banner(output)

@@ -72,6 +72,7 @@ def section_anchor(section: int) -> str:
     return f"s{section}"
 
 
+@lru_cache(maxsize=4096)  # the sources page asks it of every listing entry's citation for every section
 def cites(citation: str, section: int) -> bool:
     """Whether a citation names that section (in any of its parts)."""
     return any(p.section == section for p in citation_parts(citation))

@@ -16,13 +16,15 @@ import posixpath
 import re
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
+from pathlib import Path
 from typing import Any, NoReturn
 from urllib.parse import quote
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment, PackageLoader, StrictUndefined, Template
 from markupsafe import Markup
 
 from catalog_docs.catalog.gcpause import paused_gc
@@ -31,7 +33,8 @@ from catalog_docs.compare.changes import Comparison, Side, compare_sides, consec
 from catalog_docs.compare.formats import SummaryRow, summary_rows
 from catalog_docs.compare.formats import groups as change_groups
 from catalog_docs.compare.rules import RULES_BY_ID, VALUE_KINDS
-from catalog_docs.downloads.export import catalog_data, lock_matrix_csv, openapi_data
+from catalog_docs.downloads.export import catalog_data, lock_matrix_parts, openapi_data, plan_data, version_data
+from catalog_docs.downloads.openapi import area_tags, path_item
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import do_url, finalize, front_matter, md_escape
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
@@ -191,6 +194,12 @@ class _Job:
     kind: str
     produce: Callable[[], str]
     key: bytes | None = None
+    parts: Callable[[], Iterable[str]] | None = None
+    """A download's text in parts, as they are made (`produce` joins them): a build writes each into the file."""
+
+
+def _joined(parts: Callable[[], Iterable[str]]) -> str:
+    return "".join(parts())
 
 
 def _digest(*parts: str | bytes) -> bytes:
@@ -218,7 +227,9 @@ class _Digests:
                       for v in catalog.versions)
         self.skeleton = _digest(repr(directory_urls), repr(catalog.service), repr(catalog.entries),
                                 repr(heads), repr(catalog.plan_names), repr(catalog.not_shown))
-        self.version_values = [_digest(*("\0".join((p.name, *p.values)) for p in v.plans)) for v in catalog.versions]
+        self.plan_values = [[_digest(p.name, "\0".join(p.values)) for p in v.plans] for v in catalog.versions]
+        """Under each label, each plan entry's name and values."""
+        self.version_values = [_digest(*plans) for plans in self.plan_values]
         self.whole = _digest(self.skeleton, *self.version_values)
 
 
@@ -233,10 +244,11 @@ class PageMemo:
     def __init__(self) -> None:
         self.pages: dict[str, tuple[bytes, str]] = {}
         self.comparisons: dict[bytes, Comparison] = {}
-        self.json_versions: dict[bytes, str] = {}
-        """catalog.json's text of each label (see _catalog_json), under its key."""
+        self.json_plans: dict[bytes, str] = {}
+        """catalog.json's parts (its head, each label's part, each plan entry's part; see _catalog_json_parts), each
+        under its key."""
         self.openapi_paths: dict[bytes, str] = {}
-        """openapi.yaml's text of each path item (see _openapi_yaml), under its key."""
+        """openapi.yaml's text of each path item (see _openapi_parts), under its key."""
         self.chunks: dict[int, tuple[Comparison, list[frozenset[str]]]] = {}
         """compare_chunks of each comparison the memo holds, by the comparison's identity (kept alive beside it)."""
         self.reused = 0
@@ -256,6 +268,7 @@ class _Pages:
         self.columns = [Column(version=v, plan_index=i) for v in catalog.versions for i in range(len(v.plans))]
         self.register = {n.id: n for n in catalog.not_shown}
         self._listings: dict[str, list[tuple[PlanEntry | None, PlanEntry | None]]] = {}
+        self._templates: dict[str, Template] = {}
 
     def _claim(self, path: str) -> None:
         if path in self.paths:
@@ -277,7 +290,9 @@ class _Pages:
         alone (the template reads no other value, through its context or the catalogue); without it the page is
         keyed on every value."""
         self._claim(path)
-        tpl = self.env.get_template(template)
+        tpl = self._templates.get(template)
+        if tpl is None:  # once per render: Jinja's auto_reload looks at the template's file on every get_template
+            tpl = self._templates[template] = self.env.get_template(template)
         base = {"root": Markup("../" * path.count("/")), "href": Href(path, self.directory_urls),
                 "catalog": self.catalog, "register": self.register}
         self.jobs.append(_Job(path=path, kind=template, produce=lambda: tpl.render(**base, **make_context()),
@@ -290,6 +305,12 @@ class _Pages:
         self._claim(path)
         self.jobs.append(_Job(path=path, kind=kind, produce=produce,
                               key=self._key(path, kind, page_values) if keyed else None))
+
+    def add_download(self, path: str, parts: Callable[[], Iterable[str]]) -> None:
+        """Plan a download made in parts (see _Job.parts), keyed on the whole catalogue."""
+        self._claim(path)
+        self.jobs.append(_Job(path=path, kind="download", produce=partial(_joined, parts), parts=parts,
+                              key=self._key(path, "download", None)))
 
     def _key(self, path: str, template: str, page_values: Callable[[], bytes] | None) -> bytes | None:
         if self.digests is None:
@@ -329,7 +350,9 @@ def rows_per_page(columns: int) -> int:
     return max(PAGE_ROWS_MIN, min(PAGE_ROWS, PAGE_CELLS // max(columns, 1)))
 
 
+@lru_cache(maxsize=1 << 14)
 def _href(target: str, current: str) -> Markup:
+    # A table's pager links every page of it from each of them: n * n links per table, on every render.
     rel = posixpath.relpath("/" + target, "/" + posixpath.dirname(current))  # absolute: no os.getcwd() per link
     return Markup("/".join(quote(part, safe="._~-") for part in rel.split("/")))
 
@@ -380,16 +403,40 @@ def _operation_context(pages: _Pages, entry: ListingEntry) -> dict[str, Any]:
 
 @paused_gc()
 def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls: bool = True,
-                 memo: PageMemo | None = None, history: LabelHistory | None = None) -> dict[str, str]:
+                 memo: PageMemo | None = None, history: LabelHistory | None = None,
+                 spill: Path | None = None) -> dict[str, str]:
     """Every generated file of the site, as {path relative to docs/: content}.
 
     Pages are planned here, then rendered by `render_jobs` (in two processes on a large catalogue;
     `workers` overrides the choice, as tests do). `directory_urls` is the builder's `use_directory_urls`:
     links inside HTML tables are written as the built pages' URLs. With `memo` (the preview loop), a file
     whose inputs are those of the memo's last render is taken from it instead of produced again; the
-    result is the same either way. `history`: when each label was added, for the changelog (site.history)."""
+    result is the same either way. `history`: when each label was added, for the changelog (site.history).
+    `spill` (not with `memo`): a folder the downloads made in parts are written into as their parts come
+    (`spill/<path>`), left out of the result: no one holds their text whole (170 MB at 10,000 operations)."""
     planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo, history=history)
-    return render_jobs(planned.jobs, workers=workers, memo=memo)
+    jobs = planned.jobs
+    if spill is None or memo is not None:
+        return render_jobs(jobs, workers=workers, memo=memo)
+    spilled = {job.path for job in jobs if job.parts is not None}
+    jobs = [dataclasses.replace(job, produce=partial(write_parts, spill / job.path, job.parts))
+            if job.parts is not None else job for job in jobs]
+    return {path: text for path, text in render_jobs(jobs, workers=workers).items() if path not in spilled}
+
+
+def write_parts(target: Path, parts: Callable[[], Iterable[str]]) -> str:
+    """Write a file's parts into `target` as they come (through a temporary file beside it, renamed when whole);
+    returns "" (what the render's result holds in its place until it is left out)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial_file = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        with partial_file.open("w", encoding="utf-8", newline="") as out:
+            for part in parts():
+                out.write(part)
+        partial_file.replace(target)
+    finally:
+        partial_file.unlink(missing_ok=True)
+    return ""
 
 
 def _comparisons(pages: _Pages, pairs: list[tuple[VersionLabel, VersionLabel]],
@@ -468,8 +515,12 @@ def _same(value: bytes, *_rows: int) -> bytes:
 
 
 def _home(plan: _Planning) -> None:
-    plan.pages.add("index.md", "home.md.j2", pairs=plan.pairs)
-    plan.pages.add("legend.md", "legend.md.j2")
+    """The home page and the legend: both show no lock value, so a keyed render keys them on the skeleton alone
+    (an edited value leaves them as they were)."""
+    skeleton = _fixed_values(None if plan.pages.digests is None else b"")
+    areas = Counter(e.area.id for e in plan.catalog.entries if e.area is not None)
+    plan.pages.add("index.md", "home.md.j2", pairs=plan.pairs, area_counts=areas, page_values=skeleton)
+    plan.pages.add("legend.md", "legend.md.j2", page_values=skeleton)
 
 
 def _operations(plan: _Planning) -> None:
@@ -497,14 +548,24 @@ def _versions(plan: _Planning) -> None:
 
 
 def _plans(plan: _Planning) -> None:
+    """The plan entries' index, then a table per plan entry, keyed on that plan entry's values under every label
+    for the page's rows (its rows and marks read no other column; which labels list it is in the skeleton)."""
     pages, catalog = plan.pages, plan.catalog
     pages.add("plans/index.md", "plans.md.j2")
     for name in catalog.plan_names:
         listed = [v for v in catalog.versions if v.plan(name) is not None]
         unlisted = [v for v in catalog.versions if v.plan(name) is None]
+        values = None
+        if pages.digests is not None:
+            column = list(zip(*(p.values for p in (v.plan(name) for v in listed) if p is not None), strict=True))
+            values = partial(_column_rows, column or [() for _ in catalog.entries])
         _paged(pages, f"plans/{name.replace(' ', '-')}.md", "plan.md.j2", list(catalog.entries),
                rows_per_page(len(catalog.versions)), partial(_plan_row, pages, name),
-               page_values=plan.row_values, name=name, listed=listed, unlisted=unlisted)
+               page_values=values, name=name, listed=listed, unlisted=unlisted)
+
+
+def _column_rows(column: list[tuple[str, ...]], start: int, stop: int) -> bytes:
+    return _rows_digest(column[start:stop])
 
 
 def _compare(plan: _Planning) -> None:
@@ -605,9 +666,9 @@ def _reference(plan: _Planning) -> None:
 def _downloads(plan: _Planning) -> None:
     """The downloads, and their contracts as kept (produced on every render: they are files of the package)."""
     pages, catalog, memo, digests = plan.pages, plan.catalog, plan.memo, plan.pages.digests
-    pages.add_file("downloads/catalog.json", partial(_catalog_json, catalog, memo, digests))
-    pages.add_file("downloads/lock-matrix.csv", partial(lock_matrix_csv, catalog))
-    pages.add_file("downloads/openapi.yaml", partial(_openapi_yaml, catalog, memo, digests, plan.column_values))
+    pages.add_download("downloads/catalog.json", partial(_catalog_json_parts, catalog, memo, digests))
+    pages.add_download("downloads/lock-matrix.csv", partial(lock_matrix_parts, catalog, plan.column_values))
+    pages.add_download("downloads/openapi.yaml", partial(_openapi_parts, catalog, memo, digests, plan.column_values))
     for schema in sorted(DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")):
         pages.add_file(f"downloads/{schema.name}", partial(schema.read_text, encoding="utf-8"), keyed=False)
 
@@ -666,7 +727,7 @@ def _changelog(pages: _Pages, comparisons: list[tuple[VersionLabel, VersionLabel
     base = site_address(os.environ.get("SITE_URL"))  # the feed's links are absolute on the site's address
     values = None if digests is None else _digest(digests.whole, history.stamp(), history.build.when.isoformat(),
                                                   base or "")
-    entries = partial(changelog_entries, pages, comparisons, history)
+    entries = cache(partial(changelog_entries, pages, comparisons, history))  # the page and the feed share them
     pages.add_lazy(PAGE_PATH, "changelog.md.j2", lambda: {"entries": entries(), "history": history},
                    page_values=None if values is None else lambda: values)
     changelog = str(Href("index.md", pages.directory_urls)(PAGE_PATH))
@@ -676,66 +737,121 @@ def _changelog(pages: _Pages, comparisons: list[tuple[VersionLabel, VersionLabel
 
 _VERSIONS_EMPTY = '\n  "versions": []'
 """catalog.json's versions with no label in them: a line of the top-level mapping (no text holds a raw newline)."""
+_PLANS_EMPTY = '\n  "plans": []\n}'
+"""A label's part of catalog.json with no plan entry in it: its last key and its end."""
 
 
-def _catalog_json(catalog: Catalog, memo: PageMemo | None, digests: _Digests | None) -> str:
-    """`to_json(catalog_data(catalog))`. Keyed, each label's part of the text (most of it: every lock value)
-    is taken from the memo when the skeleton and that label's values are unchanged: pretty-printed JSON nests
-    a value's text as it stands alone, each line indented further (text never holds a raw newline)."""
-    data = catalog_data(catalog)
-    versions = data.get("versions")
-    if memo is None or digests is None or not isinstance(versions, list) or len(versions) != len(catalog.versions):
-        return to_json(data)
-    head = to_json({**data, "versions": []})
-    if not versions or head.count(_VERSIONS_EMPTY) != 1:
-        return to_json(data)
-    kept: dict[bytes, str] = {}
-    parts = []
-    for version, values in zip(versions, digests.version_values, strict=True):  # lengths checked above
-        key = _digest("catalog.json", digests.skeleton, values, version.get("label", ""))
-        text = memo.json_versions.get(key)
+class _KeptParts:
+    """A download's parts from the memo's last render (`known`) and those of this render (`kept`, which replaces
+    them in the memo once the download is whole). Unkeyed (key None), every part is made."""
+
+    def __init__(self, known: dict[bytes, str]) -> None:
+        self.known = known
+        self.kept: dict[bytes, str] = {}
+
+    def get(self, key: bytes | None, make: Callable[[], str | None]) -> str | None:
+        """The part under `key`, made when the memo does not hold it."""
+        text = self.known.get(key) if key is not None else None
         if text is None:
-            text = to_json(version)[:-1].replace("\n", "\n    ")
-        kept[key] = text
-        parts.append("\n    " + text)
-    memo.json_versions = kept
-    return head.replace(_VERSIONS_EMPTY, '\n  "versions": [' + ",".join(parts) + "\n  ]")
+            text = make()
+        if key is not None and text is not None:
+            self.kept[key] = text
+        return text
+
+    def keep(self, key: bytes) -> None:
+        """Keep a part this render did not need (a smaller part of one it took whole) for the next render."""
+        if key in self.known:
+            self.kept[key] = self.known[key]
+
+
+def _catalog_json_parts(catalog: Catalog, memo: PageMemo | None, digests: _Digests | None) -> Iterator[str]:
+    """`to_json(catalog_data(catalog))` in parts: the text before the labels, each label's part, the rest.
+    Pretty-printed JSON nests a value's text as it stands alone, each line indented further (text never holds
+    a raw newline), so each plan entry's part (most of the text: every lock value) is made alone. Keyed, the
+    head is taken from the memo when the skeleton is unchanged, a label's or plan entry's part when its values
+    are unchanged too."""
+    parts = _KeptParts(memo.json_plans if memo is not None else {})
+    head = parts.get(None if digests is None else _digest("catalog.json", digests.skeleton),
+                     partial(_json_head, catalog)) or ""
+    if not catalog.versions or head.count(_VERSIONS_EMPTY) != 1:
+        yield to_json(catalog_data(catalog))
+        return
+    before, _, after = head.partition(_VERSIONS_EMPTY)
+    yield before + '\n  "versions": ['
+    for at, version in enumerate(catalog.versions):
+        key = None
+        if digests is not None:
+            key = _digest("catalog.json", digests.skeleton, version.label, digests.version_values[at])
+            if key in parts.known:  # its plan entries' parts stay kept for the next edit of this label
+                for n, plan in enumerate(version.plans):
+                    parts.keep(_plan_json_key(digests, at, version, n, plan))
+        text = parts.get(key, partial(_version_json, catalog, at, version, parts, digests))
+        yield ("," if at else "") + (text or "")
+    if memo is not None:
+        memo.json_plans = parts.kept
+    yield "\n  ]" + after
+
+
+def _json_head(catalog: Catalog) -> str:
+    return to_json(catalog_data(catalog, versions=False))
+
+
+def _plan_json_key(digests: _Digests, at: int, version: VersionLabel, n: int, plan: PlanEntry) -> bytes:
+    return _digest("catalog.json", digests.skeleton, version.label, digests.plan_values[at][n], plan.name)
+
+
+def _version_json(catalog: Catalog, at: int, version: VersionLabel, parts: _KeptParts,
+                  digests: _Digests | None) -> str:
+    """A label's part of catalog.json, nested in `versions`, made of its plan entries' parts (see _KeptParts)."""
+    part = to_json(version_data(catalog, version, plans=False))[:-1]
+    if not version.plans or not part.endswith(_PLANS_EMPTY):
+        return "\n    " + to_json(version_data(catalog, version))[:-1].replace("\n", "\n    ")
+    plans = [parts.get(None if digests is None else _plan_json_key(digests, at, version, n, plan),
+                       partial(_plan_json, catalog, plan)) or "" for n, plan in enumerate(version.plans)]
+    head = part[: -len(_PLANS_EMPTY)].replace("\n", "\n    ")
+    return "\n    " + head + '\n      "plans": [' + ",".join(plans) + "\n      ]\n    }"
+
+
+def _plan_json(catalog: Catalog, plan: PlanEntry) -> str:
+    return "\n        " + to_json(plan_data(catalog, plan))[:-1].replace("\n", "\n        ")
 
 
 _PATHS_EMPTY = "\npaths: {}\n"
 """openapi.yaml's paths with no path in them: a line of the top-level mapping."""
 
 
-def _openapi_yaml(catalog: Catalog, memo: PageMemo | None, digests: _Digests | None,
-                  column_values: list[tuple[str, ...]]) -> str:
-    """`to_yaml(openapi_data(catalog))`. Keyed, each path's part of the text is taken from the memo when the
-    skeleton and that listing entry's values are unchanged (a path item shows its entry's values and, through
-    the skeleton, everything else it names): block-style YAML writes a nested mapping as it writes it alone,
-    at a deeper indent (`serialize.to_yaml_plain`)."""
-    if memo is None or digests is None:
-        return to_yaml(openapi_data(catalog))
-    keys = {e.path: _digest("openapi.yaml", digests.skeleton, _rows_digest([column_values[i]]), e.path)
-            for i, e in enumerate(catalog.entries) if e.path is not None}
-    known = memo.openapi_paths
-    # A path item whose text the memo holds is not even built (None in its place; no item is None otherwise).
-    data = openapi_data(catalog, skip_path=lambda path: keys[path] in known)
-    paths = data.get("paths")
-    if not isinstance(paths, dict) or not paths:
-        return to_yaml(openapi_data(catalog))
-    head = to_yaml_plain({**data, "paths": {}})
+def _openapi_parts(catalog: Catalog, memo: PageMemo | None, digests: _Digests | None,
+                   column_values: list[tuple[str, ...]]) -> Iterator[str]:
+    """`to_yaml(openapi_data(catalog))` in parts: the text before the paths, each path's part, the rest.
+    Block-style YAML writes a nested mapping as it writes it alone, at a deeper indent (`serialize.to_yaml_plain`),
+    so each path item is made and written alone. Keyed, a path's part is taken from the memo when the skeleton
+    and that listing entry's values are unchanged (a path item shows its entry's values and, through the
+    skeleton, everything else it names)."""
+    data = openapi_data(catalog, skip_path=lambda _path: True)  # every item None: each is made below, in turn
+    head = to_yaml_plain({**data, "paths": {}}) if data.get("paths") else None
     if head is None or ("\n" + head).count(_PATHS_EMPTY) != 1:
-        return to_yaml(openapi_data(catalog))
-    kept: dict[bytes, str] = {}
-    parts = []
-    for path, item in paths.items():
-        key = keys[path]
-        text = known[key] if item is None else to_yaml_plain({path: item}, "  ")
-        if text is None:
-            return to_yaml(openapi_data(catalog))
-        kept[key] = text
-        parts.append(text)
-    memo.openapi_paths = kept
-    return ("\n" + head).replace(_PATHS_EMPTY, "\npaths:\n" + "".join(parts), 1)[1:]
+        yield to_yaml(openapi_data(catalog))
+        return
+    before, _, after = ("\n" + head).partition(_PATHS_EMPTY)
+    yield (before + "\npaths:\n")[1:]
+    parts = _KeptParts(memo.openapi_paths if memo is not None else {})
+    tags = area_tags(catalog)
+    # A path listed twice keeps its first place and the last entry's item, as in a mapping written whole.
+    by_path = {e.path: (i, e) for i, e in enumerate(catalog.entries) if e.path is not None}
+    for path, (i, e) in by_path.items():
+        key = None if digests is None else _digest("openapi.yaml", digests.skeleton, _rows_digest([column_values[i]]),
+                                                   path)
+        text = parts.get(key, partial(_path_yaml, catalog, path, e, tags))
+        if text is None:  # only text, numbers, booleans and null reach a path item: anything else is a bug
+            raise CatalogDocsError(f"openapi.yaml: the item of {path!r} holds data the YAML writer cannot write")
+        yield text
+    if memo is not None:
+        memo.openapi_paths = parts.kept
+    yield after
+
+
+def _path_yaml(catalog: Catalog, path: str, entry: ListingEntry, tags: dict[str, str]) -> str | None:
+    return to_yaml_plain({path: path_item(catalog, entry, tags)}, "  ")
 
 
 def _compare_context(comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]], i: int,
@@ -830,8 +946,8 @@ class _Answer(threading.Thread):
                 self.texts.update(value)
 
 
-_PARTS = ("json_versions", "openapi_paths")
-"""The PageMemo fields a download's producer replaces with the parts it made (see _catalog_json, _openapi_yaml)."""
+_PARTS = ("json_plans", "openapi_paths")
+"""The PageMemo fields a download's producer replaces with the parts it made (_catalog_json_parts, _openapi_parts)."""
 
 
 def render_jobs(jobs: list[_Job], *, workers: int | None = None, memo: PageMemo | None = None,

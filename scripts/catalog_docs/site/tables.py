@@ -12,7 +12,6 @@ Every catalogue string in a cell goes through `escape.md_escape`, as everywhere 
 
 from __future__ import annotations
 
-import posixpath
 from functools import lru_cache
 from typing import Any
 
@@ -55,8 +54,7 @@ class Href:
         url = site_path(page, directory_urls)
         self.base = "/" + url.rsplit("/", 1)[0] if "/" in url else "/"
         self.directory_urls = directory_urls
-        folder = posixpath.relpath("/operations", self.base)
-        self.op_prefix = "" if folder == "." else folder + "/"
+        self.op_prefix = _operations_from(self.base)
         self.op_suffix = "/" if directory_urls else ".html"
 
     def __call__(self, target: str) -> Markup:
@@ -66,6 +64,12 @@ class Href:
         if url.endswith("/") or not url:
             rel = "./" if rel == "." else rel + "/"
         return Markup(rel + mark + fragment)
+
+
+def _operations_from(base: str) -> str:
+    """The operations folder's URL from a page's folder, as a prefix (every planned page makes an Href)."""
+    folder = relative_url("operations", base)
+    return "" if folder == "." else folder + "/"
 
 
 def relative_url(url: str, base: str) -> str:
