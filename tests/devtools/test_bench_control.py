@@ -13,6 +13,7 @@ from catalog_docs.devtools.bench import (
     Report,
     bench_baseline,
     bench_control,
+    bench_make_site_vs_baseline,
     extract_revision,
     make_control_project,
     make_project,
@@ -76,6 +77,22 @@ def test_bench_builds_a_baseline_revision_in_the_same_run(tmp_path: Path) -> Non
     [[ours, base]] = ratio["rounds"]
     assert abs(base - theirs) < 0.002 and ratio["value"] == round(ours / base, 2) and ratio["cpu_ratio"] > 0
     assert not (tmp_path / "case-baseline").exists()  # the baseline project is removed after its build
+
+
+@pytest.mark.site
+def test_make_site_is_timed_against_a_baseline_revision_in_the_same_run(tmp_path: Path) -> None:
+    # Four small builds (ours and the baseline's, two rounds) of the fixture catalogue.
+    commit = extract_revision("HEAD", tmp_path / "src")
+    files = {p.relative_to(FIXTURE_CATALOG).as_posix(): p.read_text(encoding="utf-8")
+             for p in FIXTURE_CATALOG.rglob("*") if p.is_file()}
+    report = Report()
+    bench_make_site_vs_baseline(report, tmp_path, 2, tmp_path / "src", commit, files)
+    ours = next(r for r in report.rows if r["metric"] == "make_site_s")
+    theirs = next(r for r in report.rows if r["metric"] == f"baseline {commit}: make_site_s")
+    assert len(ours["rounds"]) == len(theirs["rounds"]) == 2, report.rows
+    ratio = report.get("real", "make_site_vs_baseline")
+    assert ratio == round(statistics.median(o / t for o, t in zip(ours["rounds"], theirs["rounds"], strict=True)), 3)
+    assert (tmp_path / "make-site-real" / "site" / "downloads" / "catalog.json").is_file()
 
 
 def test_an_unknown_baseline_revision_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,7 +3,10 @@ page's once mkdocs has read it (issue 35: at 10,000 operations the texts were 60
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
+
+import pytest
 
 from catalog_docs.site.plugin import GeneratedFile
 
@@ -28,3 +31,31 @@ def test_a_page_lets_its_text_go_once_read(tmp_path: Path) -> None:
     assert file.content_string.startswith("---")
     file.release()
     assert file.content_string == ""
+
+
+def test_a_preview_rebuild_runs_without_cyclic_collection_and_collects_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under serve the plugin keeps the last render for the next edit; a full collection during a rebuild would
+    walk all of it. Collection is off from pre_build to post_build, then back on, with one collection after."""
+    from catalog_docs.site import plugin, preview
+
+    collected: list[int] = []
+    monkeypatch.setattr(plugin, "GC_AFTER_REBUILD_S", 0.01)
+    monkeypatch.setattr(plugin.gc, "collect", lambda *a: collected.append(1) or 0)
+    was = gc.isenabled()
+    try:
+        preview.start(command="serve", dirty=True)
+        plugin._pause_gc_while_serving()
+        assert not gc.isenabled()
+        plugin._collect_after_serving()
+        assert gc.isenabled()
+        for timer in plugin._gc_timer:
+            timer.join(5)
+        assert collected == [1]
+        preview.start(command="build", dirty=False)  # a build leaves collection alone
+        gc.disable()
+        plugin._collect_after_serving()
+        assert not gc.isenabled()
+    finally:
+        preview.start(command="build", dirty=False)
+        if was:
+            gc.enable()

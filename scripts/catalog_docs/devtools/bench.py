@@ -424,6 +424,43 @@ def bench_make_site(report: Report, project: Path) -> None:
     report.add("real", "make_site_over_bare", round(min(walls) / min(bare), 3), "x")
 
 
+MAKE_SITE_MKDOCS = [str(BIN / "mkdocs"), "build", "--strict", "--quiet"]
+"""What `make site` runs (BUILDER=mkdocs, the default), from the project's folder: the plugin renders in memory."""
+
+
+def bench_make_site_vs_baseline(report: Report, out: Path, rounds: int, src: Path | None, commit: str | None,
+                                catalog_files: dict[str, str] | None = None) -> None:
+    """The real catalogue's `make site` (its mkdocs build with the plugin), `rounds` times; with a baseline
+    revision, that revision's (its package first on PYTHONPATH, its configuration and theme) right after each of
+    ours, and the median of the rounds' ratios: nothing else may get slower (issue 35). `catalog_files`: another
+    catalogue than the real one (the tests')."""
+    ours = out / "make-site-real"
+    make_project(ours, catalog_files)
+    sides: list[tuple[str, Path, dict[str, str] | None]] = [("", ours, None)]
+    if src is not None and commit is not None:
+        base = out / "make-site-real-baseline"
+        make_project(base, catalog_files, src)
+        sides.append((f"baseline {commit}: ", base, {"PYTHONPATH": str(src / "scripts")}))
+    times: dict[str, list[tuple[float, float]]] = {prefix: [] for prefix, _, _ in sides}
+    for _ in range(rounds):
+        for prefix, project, env in sides:
+            shutil.rmtree(project / "site", ignore_errors=True)
+            wall, cpu, ok, tail = _run(MAKE_SITE_MKDOCS, project, env)
+            if not ok:
+                report.add("real", f"{prefix}make_site_s", "failed", "s", output=tail)
+                return
+            times[prefix].append((wall, cpu))
+    for prefix, runs in times.items():
+        report.add("real", f"{prefix}make_site_s", statistics.median(w for w, _ in runs), "s",
+                   cpu_s=round(statistics.median(c for _, c in runs), 3), rounds=[round(w, 3) for w, _ in runs],
+                   note="the real catalogue's make site (mkdocs build --strict with the plugin)")
+    if len(sides) > 1:
+        pairs = list(zip(times[""], times[sides[1][0]], strict=True))
+        report.add("real", "make_site_vs_baseline", round(statistics.median(o[0] / t[0] for o, t in pairs), 3), "x",
+                   cpu_ratio=round(statistics.median(o[1] / t[1] for o, t in pairs if t[1] > 0), 3),
+                   note=f"ours over {commit}'s, back to back, median of {rounds} rounds; nothing else gets slower")
+
+
 def bench_edit_to_page(report: Report, case: str, project: Path, env: dict[str, str] | None = None) -> float | None:
     """The preview loop at scale: `mkdocs serve --dirty --no-strict` (as `make serve`) on an already rendered
     project; one lock value changes in a version file, and the time until the served operation page shows
@@ -724,12 +761,13 @@ def _parser() -> argparse.ArgumentParser:
                         help="back-to-back builds of ours and the control site; the median ratio counts (default 3)")
     parser.add_argument("--builders", default="mkdocs,zensical",
                         help="site builders to time (default mkdocs,zensical)")
-    parser.add_argument("--only", choices=["edit-to-page", "scale"], default=None,
+    parser.add_argument("--only", choices=["edit-to-page", "scale", "make-site"], default=None,
                         help="run only this measurement: edit-to-page times the preview loop on the real catalogue "
                              "and the largest size, --rounds times back to back (and, with --baseline, the same "
                              "loop with that revision's code in the same run); scale builds each size once with "
                              "make site and bare, and reports peak memory, the search index and the largest page "
-                             "(make bench-scale: 1,000 and 10,000 operations)")
+                             "(make bench-scale: 1,000 and 10,000 operations); make-site times the real "
+                             "catalogue's make site, with --baseline against that revision's, --rounds pairs")
     parser.add_argument("--baseline", metavar="REV", default=None,
                         help="also render and build each synthetic catalogue with the code of git revision REV "
                              "(e.g. main, HEAD~1) in the same run, and report our build time as a ratio to it")
@@ -751,12 +789,7 @@ def main(argv: list[str] | None = None) -> int:
         detail = (getattr(exc, "stderr", None) or b"").decode("utf-8", "replace").strip() or str(exc)
         print(f"catalog_docs.devtools.bench: error: --baseline {args.baseline!r}: {detail}", file=sys.stderr)
         return 2
-    if args.only == "edit-to-page":
-        bench_edit_to_page_only(report, args, sizes[-1] if sizes else 1000, src if commit else None, commit)
-    elif args.only == "scale":
-        bench_scale(report, args.out, sizes, args.versions, args.plans, args.seed)
-    else:
-        _bench_everything(report, args, sizes, builders, src, commit)
+    _run_selected(report, args, sizes, builders, src, commit)
     report.add("all", "bench_total_s", time.perf_counter() - started, "s")
     table = report.table()
     print()
@@ -766,6 +799,19 @@ def main(argv: list[str] | None = None) -> int:
                                            encoding="utf-8")
     (args.out / f"{name}.txt").write_text(table + "\n", encoding="utf-8")
     return 0
+
+
+def _run_selected(report: Report, args: argparse.Namespace, sizes: list[int], builders: list[str], src: Path,
+                  commit: str | None) -> None:
+    """The measurement `--only` names, or every one."""
+    if args.only == "edit-to-page":
+        bench_edit_to_page_only(report, args, sizes[-1] if sizes else 1000, src if commit else None, commit)
+    elif args.only == "scale":
+        bench_scale(report, args.out, sizes, args.versions, args.plans, args.seed)
+    elif args.only == "make-site":
+        bench_make_site_vs_baseline(report, args.out, args.rounds, src if commit else None, commit)
+    else:
+        _bench_everything(report, args, sizes, builders, src, commit)
 
 
 def _bench_everything(report: Report, args: argparse.Namespace, sizes: list[int], builders: list[str], src: Path,
@@ -790,6 +836,8 @@ def _bench_everything(report: Report, args: argparse.Namespace, sizes: list[int]
         bench_control(report, case, project, builders, args.rounds)
         if commit is not None:
             bench_baseline(report, case, project, src, commit, builders, args.rounds)
+    if commit is not None:
+        bench_make_site_vs_baseline(report, args.out, args.rounds, src, commit)
     if sizes and "mkdocs" in builders:
         _bench_preview_loop(report, args.out, f"{sizes[-1]}x{args.versions}x{args.plans}")
     _report_growth(report, list(synthetic))
