@@ -1,15 +1,20 @@
-"""A build writes the downloads into a temporary folder as they are made (render_pages' `spill`) and mkdocs copies
-them from there: no one holds their text whole beside the pages (issue 35: 170 MB at 10,000 operations). The
-folder goes when the build ends, whether it succeeded or failed."""
+"""A build renders a large catalogue in a process of its own, which sends the texts back (what the render leaves
+behind stays there), and writes the downloads into a temporary folder as they are made (render_pages' `spill`),
+which mkdocs copies them from: no one holds their text whole beside the pages (issue 35: 170 MB at 10,000
+operations). The folder goes when the build ends, whether it succeeded or failed."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.downloads.export import export_text
+from catalog_docs.errors import CatalogInvalid
+from catalog_docs.site import pages
 from catalog_docs.site.render import render_pages
 from fixture_facts import FIXTURE_CATALOG
 from sitebuild import build, copy_project
@@ -52,3 +57,40 @@ def test_a_build_leaves_no_spill_folder(tmp_path: Path, monkeypatch: pytest.Monk
     assert not list(temp.glob("catalog-docs-downloads-*"))
     if outcome == "built":
         assert (project / "site" / "downloads" / "catalog.json").stat().st_size > 0
+
+
+def test_a_render_apart_gives_what_a_render_here_gives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pages, "APART_MIN_BYTES", 0)  # the fixture catalogue is small: render it apart all the same
+    forks: list[int] = []
+    real_fork = os.fork
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or real_fork())
+    apart = pages.site_files_apart(FIXTURE_CATALOG, spill=tmp_path / "apart")
+    assert forks, "rendered in a process of its own"
+    monkeypatch.setattr(os, "fork", real_fork)
+    here = pages.site_files(FIXTURE_CATALOG, spill=tmp_path / "here")
+    assert list(apart) == list(here) and apart == here
+    for rel in DOWNLOADS:
+        assert (tmp_path / "apart" / rel).read_bytes() == (tmp_path / "here" / rel).read_bytes()
+
+
+def test_a_small_catalogue_renders_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork() -> int:
+        raise AssertionError("forked for a small catalogue")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert pages.site_files_apart(FIXTURE_CATALOG) == pages.site_files(FIXTURE_CATALOG)
+
+
+def test_an_invalid_catalogue_rendered_apart_raises_its_errors_here(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pages, "APART_MIN_BYTES", 0)
+    folder = tmp_path / "catalog"
+    shutil.copytree(FIXTURE_CATALOG, folder)
+    service = folder / "service.yaml"
+    service.write_text(service.read_text(encoding="utf-8").replace("version_labels:", "version_labelz:", 1),
+                       encoding="utf-8")
+    with pytest.raises(CatalogInvalid) as apart:
+        pages.site_files_apart(folder)
+    with pytest.raises(CatalogInvalid) as here:
+        pages.site_files(folder)
+    assert apart.value.report() == here.value.report()

@@ -32,7 +32,7 @@ from catalog_docs.escape import for_terminal
 from catalog_docs.site import preview
 from catalog_docs.site.folders import check_writable_folder
 from catalog_docs.site.handwritten import hand_written, refuse_collisions
-from catalog_docs.site.pages import reused_drafts, site_files
+from catalog_docs.site.pages import reused_drafts, site_files, site_files_apart
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -213,8 +213,10 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         if not serving:  # a server keeps every text to compare with the next build's; a build writes them out
             self._spill = Path(tempfile.mkdtemp(prefix="catalog-docs-downloads-"))
         try:
-            texts = site_files(catalog_dir, directory_urls=config.use_directory_urls, reuse=serving,
-                               spill=self._spill)
+            if serving:
+                texts = site_files(catalog_dir, directory_urls=config.use_directory_urls, reuse=True)
+            else:
+                texts = site_files_apart(catalog_dir, directory_urls=config.use_directory_urls, spill=self._spill)
         except CatalogInvalid as exc:
             if not serving:
                 raise PluginError("the catalogue has errors; nothing was built\n" + exc.report()) from None
