@@ -8,13 +8,24 @@ nothing ever leaves the machine even when a test fails.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Request, Route, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    Request,
+    Route,
+    ViewportSize,
+    sync_playwright,
+)
+from playwright.sync_api import Error as PlaywrightError
 
 from siteserver import serve
 
@@ -41,6 +52,8 @@ PAGE_TYPES = {
 for screenshot files and test ids)."""
 
 _LOCAL_SCHEMES = {"data", "blob", "about"}
+SETTLE_MS = 50
+SETTLE_LIMIT_S = 30.0
 
 
 def _origin(url: str) -> str:
@@ -50,7 +63,10 @@ def _origin(url: str) -> str:
 
 @dataclass
 class Visit:
-    """A browser context on the local site with everything that went wrong recorded."""
+    """One test's use of a tab on the local site, with everything that went wrong in it recorded.
+
+    The tab comes from a pool (see `new_visit`): `close()` gives it back cleared. Handlers a test adds to the page
+    go through `on()`, so they leave with the visit."""
 
     base: str
     context: BrowserContext
@@ -58,13 +74,36 @@ class Visit:
     console_errors: list[str] = field(default_factory=list)
     foreign_requests: list[str] = field(default_factory=list)
     failed_requests: list[str] = field(default_factory=list)
+    in_flight: set[Request] = field(default_factory=set)
+    _tab: _Tab | None = None
+    _handlers: list[tuple[str, Callable[..., object]]] = field(default_factory=list)
 
     def open(self, path: str) -> Page:
-        """Load a page of the site (path relative to the site root) and wait until the network is idle."""
+        """Load a page of the site (path relative to the site root) and wait until the network is quiet."""
         response = self.page.goto(self.base + path)
         assert response is not None and response.ok, f"{path}: {response and response.status}"
-        self.page.wait_for_load_state("networkidle")
+        self.settle()
         return self.page
+
+    def settle(self) -> None:
+        """Wait until no request of the page is in flight, twice in a row SETTLE_MS apart: what the page's
+        scripts fetch at load (the search index, moved.json...) has arrived and been recorded.
+
+        Playwright's "networkidle" waits for 500 ms without a request after the last one, which costs every page
+        of every browser test half a second of doing nothing; the requests themselves are what matter."""
+        quiet = 0
+        for _ in range(int(SETTLE_LIMIT_S * 1000 / SETTLE_MS)):
+            self.page.wait_for_timeout(SETTLE_MS)  # lets Playwright deliver the events of the requests
+            quiet = 0 if self.in_flight else quiet + 1
+            if quiet == 2:
+                return
+        raise AssertionError(f"requests still in flight after {SETTLE_LIMIT_S} s: "
+                             f"{sorted(r.url for r in self.in_flight)}")
+
+    def on(self, event: str, handler: Callable[..., object]) -> None:
+        """`page.on` for this visit only: the handler is removed when the visit closes."""
+        self.page.on(event, handler)  # type: ignore[call-overload]
+        self._handlers.append((event, handler))
 
     def problems(self) -> list[str]:
         """Every console error, page error, failed request and request to another origin so far."""
@@ -72,39 +111,136 @@ class Visit:
                 + [f"request to another origin: {u}" for u in self.foreign_requests]
                 + [f"failed request: {u}" for u in self.failed_requests])
 
+    def close(self) -> None:
+        """End the visit: its tab goes back to the pool with nothing of this visit left in it, or is closed."""
+        for event, handler in self._handlers:
+            self.page.remove_listener(event, handler)  # type: ignore[arg-type]
+        self._handlers.clear()
+        tab, self._tab = self._tab, None
+        if tab is None:  # a context of its own
+            self.context.close()
+            return
+        tab.visit = None
+        try:
+            tab.clear()
+        except PlaywrightError:
+            self.context.close()
+            return
+        _idle_tabs(tab.browser).append(tab)
+        while len(_idle_tabs(tab.browser)) > IDLE_TABS:
+            _idle_tabs(tab.browser).pop(0).context.close()
 
-def new_visit(browser: Browser, base: str, **context_options: object) -> Visit:
-    """A fresh browser context whose requests outside base's origin are aborted and recorded."""
-    context = browser.new_context(**context_options)
-    page = context.new_page()
-    visit = Visit(base=base, context=context, page=page)
-    own = _origin(base)
 
-    def guard(route: Route) -> None:
+@dataclass(eq=False)
+class _Tab:
+    """A browser context with one page, kept open between visits made with the same options on the same site.
+
+    A new page costs Chromium about a second of processor time on its first load of the site (a reused one
+    about half a second a page, measured with psutil over the browser's processes), and a browser test makes one
+    or two visits: reusing tabs takes minutes off `make test`. Between visits the tab is cleared of everything a
+    page of the site can keep or a visit can change: it shows about:blank, the site's cookies and storage (local,
+    session, IndexedDB, caches) are cleared, granted permissions withdrawn, the viewport put back. The browser's
+    HTTP cache stays, as it would for a reader opening a second tab."""
+
+    browser: Browser
+    key: str
+    origin: str
+    context: BrowserContext
+    page: Page
+    viewport: ViewportSize | None
+    visit: Visit | None = None
+
+    def listen(self) -> None:
+        """Record what goes wrong into the tab's current visit, and keep every request on the site's origin."""
+        self.context.route("**/*", self._guard)
+        self.page.on("console", self._console)
+        self.page.on("pageerror", self._page_error)
+        self.page.on("request", self._started)
+        self.page.on("requestfailed", self._failed)
+        self.page.on("requestfinished", self._finished)
+
+    def _guard(self, route: Route) -> None:
         url = route.request.url
-        if urlsplit(url).scheme in _LOCAL_SCHEMES or _origin(url) == own:
+        if urlsplit(url).scheme in _LOCAL_SCHEMES or _origin(url) == self.origin:
             route.continue_()
         else:
-            visit.foreign_requests.append(url)
+            if self.visit is not None:
+                self.visit.foreign_requests.append(url)
             route.abort()
 
-    def finished(request: Request) -> None:
+    def _started(self, request: Request) -> None:
+        if self.visit is not None:
+            self.visit.in_flight.add(request)
+
+    def _finished(self, request: Request) -> None:
+        if self.visit is None:
+            return
+        self.visit.in_flight.discard(request)
         response = request.response()
         if response is not None and response.status >= 400:
-            visit.failed_requests.append(f"{response.status} {request.url}")
+            self.visit.failed_requests.append(f"{response.status} {request.url}")
 
-    context.route("**/*", guard)
-    page.on("console", lambda msg: visit.console_errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: visit.console_errors.append(f"uncaught {exc}"))
-    def failed(req: Request) -> None:
+    def _failed(self, request: Request) -> None:
+        if self.visit is None:
+            return
+        self.visit.in_flight.discard(request)
         # net::ERR_ABORTED is the browser cancelling a request because the page navigated or reloaded
         # (a test's own click); a missing or broken resource shows as a status >= 400 or another error.
-        if _origin(req.url) == own and req.failure != "net::ERR_ABORTED":
-            visit.failed_requests.append(f"{req.failure} {req.url}")
+        if _origin(request.url) == self.origin and request.failure != "net::ERR_ABORTED":
+            self.visit.failed_requests.append(f"{request.failure} {request.url}")
 
-    page.on("requestfailed", failed)
-    page.on("requestfinished", finished)
-    return visit
+    def _console(self, message: ConsoleMessage) -> None:
+        if self.visit is not None and message.type == "error":
+            self.visit.console_errors.append(message.text)
+
+    def _page_error(self, error: PlaywrightError) -> None:
+        if self.visit is not None:
+            self.visit.console_errors.append(f"uncaught {error}")
+
+    def clear(self) -> None:
+        for extra in self.context.pages:
+            if extra is not self.page:
+                extra.close()
+        self.page.goto("about:blank")
+        self.context.clear_permissions()
+        self.context.clear_cookies()
+        cdp = self.context.new_cdp_session(self.page)
+        try:
+            cdp.send("Storage.clearDataForOrigin", {"origin": self.origin, "storageTypes": "all"})
+        finally:
+            cdp.detach()
+        if self.viewport is not None and self.page.viewport_size != self.viewport:
+            self.page.set_viewport_size(self.viewport)
+
+
+IDLE_TABS = 6
+"""Tabs kept open per browser between visits; the oldest is closed beyond this."""
+_POOLS: dict[int, tuple[Browser, list[_Tab]]] = {}
+
+
+def _idle_tabs(browser: Browser) -> list[_Tab]:
+    known = _POOLS.get(id(browser))
+    if known is None or known[0] is not browser:
+        known = _POOLS[id(browser)] = (browser, [])
+    return known[1]
+
+
+def new_visit(browser: Browser, base: str, *, own_context: bool = False, **context_options: object) -> Visit:
+    """A visit of the site at `base` in a cleared tab from the pool (or a new one), whose requests outside base's
+    origin are aborted and recorded. `own_context=True`: a context of its own, closed with the visit, for a test
+    that changes what no clearing undoes (an init script)."""
+    own, key = _origin(base), repr(sorted(context_options.items()))
+    idle = _idle_tabs(browser)
+    tab = None if own_context else next((t for t in idle if t.origin == own and t.key == key), None)
+    if tab is not None:
+        idle.remove(tab)
+    else:
+        context = browser.new_context(**context_options)  # type: ignore[arg-type]
+        page = context.new_page()
+        tab = _Tab(browser=browser, key=key, origin=own, context=context, page=page, viewport=page.viewport_size)
+        tab.listen()
+    tab.visit = Visit(base=base, context=tab.context, page=tab.page, _tab=None if own_context else tab)
+    return tab.visit
 
 
 @pytest.fixture(scope="session")
@@ -131,8 +267,8 @@ def chromium(playwright_session: Playwright) -> Iterator[Browser]:
 
 @pytest.fixture
 def visit(chromium: Browser, site_url: str) -> Iterator[Visit]:
-    """A fresh context on the fixture site; the test fails if anything went wrong in it."""
+    """A cleared tab on the fixture site; the test fails if anything went wrong in it."""
     v = new_visit(chromium, site_url)
     yield v
-    v.context.close()
+    v.close()
     assert not v.problems(), "\n".join(v.problems())

@@ -199,23 +199,20 @@ def inspected(chromium: Browser, hostile_site: Path, built_site: Path) -> Iterat
     assert pages == _site_pages(built_site)
     found: dict[str, dict] = {}
     with serve(hostile_site) as hostile_url, serve(built_site) as plain_url:
-        v = new_visit(chromium, hostile_url)
-        plain = chromium.new_page()
+        v, plain = new_visit(chromium, hostile_url), new_visit(chromium, plain_url)
         try:
             for path in pages:
                 # The load event waits for every image, so an onerror or onload payload has fired by then.
-                # Both pages are inspected once the network is idle: scripts that fetch data (the any-pair
+                # Both pages are inspected once no request is in flight: scripts that fetch data (the any-pair
                 # compare form reads catalog.json) have drawn their tables on both by then.
-                v.page.goto(hostile_url + path, wait_until="networkidle")
-                seen = v.page.evaluate(_INSPECT)
-                plain.goto(plain_url + path, wait_until="networkidle")
-                seen["plain_tables"] = plain.evaluate(_INSPECT)["tables"]
+                seen = v.open(path).evaluate(_INSPECT)
+                seen["plain_tables"] = plain.open(path).evaluate(_INSPECT)["tables"]
                 seen["problems"] = v.problems()
                 for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
                     recorded.clear()
                 found[path] = seen
         finally:
-            v.context.close()
+            v.close()
             plain.close()
         yield found
 
@@ -280,9 +277,9 @@ def test_search_results_show_the_payload_literally_and_run_nothing(chromium: Bro
             page.keyboard.type("pwned")
             first = page.locator(".md-search-result__item").first
             expect(first).to_contain_text('<script>window.__pwned="script"</script>')
-            page.wait_for_load_state("networkidle")
+            v.settle()
             assert page.evaluate("typeof window.__pwned") == "undefined"
             assert page.locator(".md-search-result img, .md-search-result svg[onload]").count() == 0
             assert not v.problems(), "\n".join(v.problems())
         finally:
-            v.context.close()
+            v.close()

@@ -62,7 +62,7 @@ def redoc_sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
 def _open(chromium: Browser, url: str, shot: str) -> tuple[Page, list[str], list[str]]:
     visit = new_visit(chromium, url, viewport={"width": 1280, "height": 900})
     dialogs: list[str] = []
-    visit.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    visit.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     visit.open("")
     visit.page.wait_for_selector(".api-content")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -115,7 +115,7 @@ def test_redoc_shows_catalogue_markup_as_text(chromium: Browser, redoc_sites: di
 def _open_swagger(chromium: Browser, url: str, shot: str) -> tuple[Page, list[str], list[str]]:
     visit = new_visit(chromium, url, viewport={"width": 1280, "height": 900})
     dialogs: list[str] = []
-    visit.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    visit.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     visit.open("swagger.html")
     visit.page.wait_for_selector(".swagger-ui .info .title")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

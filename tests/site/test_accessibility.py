@@ -37,7 +37,7 @@ def test_axe_finds_no_serious_or_critical_violation(chromium: Browser, site_url:
         assert not blocking, f"{PAGE_TYPES[page_type] or '/'} ({scheme}):\n" + "\n".join(blocking)
         assert not v.problems(), "\n".join(v.problems())
     finally:
-        v.context.close()
+        v.close()
 
 
 @pytest.mark.parametrize("page_type", ["operations-index", "operation", "version", "plan", "compare",

@@ -39,7 +39,7 @@ def test_every_page_type_loads_cleanly_in_light_and_dark(chromium: Browser, site
         page.screenshot(path=SCREENSHOTS / f"{page_type}-{scheme}.png", full_page=True)
         assert not v.problems(), "\n".join(v.problems())
     finally:
-        v.context.close()
+        v.close()
 
 
 def _search(page: Page, query: str) -> list[str]:

@@ -384,7 +384,7 @@ def test_the_changelog_page_has_no_serious_accessibility_violation(chromium: Bro
         assert not blocking, "\n".join(blocking)
         assert not visit.problems(), "\n".join(visit.problems())
     finally:
-        visit.context.close()
+        visit.close()
 
 
 def test_without_git_installed_the_history_says_so(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -42,7 +42,7 @@ def fake_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def visit(chromium: Browser, fake_site: str) -> Iterator[Visit]:
     v = new_visit(chromium, fake_site)
     yield v
-    v.context.close()
+    v.close()
     assert not v.problems(), "\n".join(v.problems())
 
 
@@ -50,7 +50,7 @@ def visit(chromium: Browser, fake_site: str) -> Iterator[Visit]:
 def phone(chromium: Browser, fake_site: str) -> Iterator[Visit]:
     v = new_visit(chromium, fake_site, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     yield v
-    v.context.close()
+    v.close()
     assert not v.problems(), "\n".join(v.problems())
 
 
@@ -233,7 +233,7 @@ def test_marks_are_honest_and_readable(chromium: Browser, fake_site: str, scheme
         marks = page.evaluate(_MARK_STYLES)
         page.screenshot(path=str(SCREENSHOTS / f"legend-marks-{scheme}.png"), full_page=True)
     finally:
-        v.context.close()
+        v.close()
     close, unlimited = marks["close"], marks["unlimited"]
     for mark in (close, unlimited):
         assert _contrast(mark["color"], mark["background"]) >= 4.5, mark

@@ -27,7 +27,7 @@ def screen(request: pytest.FixtureRequest, chromium: Browser, site_url: str) -> 
     v = new_visit(chromium, site_url, viewport=SCREENS[request.param],
                   **({"device_scale_factor": 2, "is_mobile": True, "has_touch": True} if phone else {}))
     yield v
-    v.context.close()
+    v.close()
     assert not v.problems(), "\n".join(v.problems())
 
 
@@ -96,7 +96,7 @@ def test_a_followed_change_link_marks_its_row(chromium: Browser, site_url: str, 
         assert not serious, "\n".join(serious)
         assert not visit.problems(), "\n".join(visit.problems())
     finally:
-        visit.context.close()
+        visit.close()
 
 
 def test_the_any_pair_result_keeps_values_as_published_and_breaks_paths_only_at_a_slash(chromium: Browser,
@@ -131,4 +131,4 @@ def test_the_any_pair_result_keeps_values_as_published_and_breaks_paths_only_at_
         assert page.locator("#catalog-compare-result .catalog-path wbr").count() > 0
         assert not visit.problems(), "\n".join(visit.problems())
     finally:
-        visit.context.close()
+        visit.close()

@@ -50,9 +50,9 @@ def visit(chromium: Browser, site_url: str) -> Iterator[Visit]:
         dialogs.append(dialog.message)
         dialog.dismiss()
 
-    v.page.on("dialog", refuse)
+    v.on("dialog", refuse)
     yield v
-    v.context.close()
+    v.close()
     assert not dialogs, dialogs
     assert not v.problems(), "\n".join(v.problems())
 

@@ -128,7 +128,7 @@ def test_a_permalink_to_a_row_on_a_later_page_lands_on_it(chromium: Browser,
         assert visit.page.url == f"{base}{first}#{on_first}"
         assert not visit.problems(), visit.problems()
     finally:
-        visit.context.close()
+        visit.close()
 
 
 def test_pages_of_a_large_comparison_stay_under_a_megabyte() -> None:

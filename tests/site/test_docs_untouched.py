@@ -15,9 +15,11 @@ import os
 import shutil
 import stat
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -51,9 +53,9 @@ PREVIEWS = {
     "zensical preview": [str(BIN / "catalog-docs"), "watch", "--", str(BIN / "zensical"), "serve", "-f", "mkdocs.yml",
                          "--dev-addr", "127.0.0.1:0"],
 }
-"""Previews that keep running on a docs/ they refuse (the banner says why; an edit may fix it): run for a while,
-then stopped."""
-PREVIEW_S = 4.0
+"""Previews that keep running on a docs/ they refuse (the banner says why; an edit may fix it): run until they have
+said so, and PREVIEW_AFTER_S longer, then stopped."""
+PREVIEW_AFTER_S = 0.5
 
 KINDS = ["file", "big sparse file", "huge sparse file", "fifo", "device", "link to a file outside",
          "link to a folder outside", "link to its folder", "link to docs' parent", "link to /dev/zero",
@@ -133,6 +135,28 @@ def snapshot(root: Path) -> dict[str, tuple[object, ...]]:
     return out
 
 
+class _Listener:
+    """Reads a process's output to its end in a thread (a preview that says nothing must not hang the test), and
+    tells when a line holding `words` has come."""
+
+    def __init__(self, stream: IO[str], words: str) -> None:
+        self.lines: list[str] = []
+        self.heard = threading.Event()
+        self._words = words
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            self.lines.append(line)
+            if self._words in line:
+                self.heard.set()
+
+    def output(self, limit: float) -> str:
+        self._thread.join(limit)
+        return "".join(self.lines)
+
+
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # Its own copy: every example plants a hostile docs/ in it and builds with each engine.
@@ -177,13 +201,17 @@ def test_no_command_or_engine_changes_any_docs_state(project: Path, state: tuple
         with subprocess.Popen(argv, cwd=project, env=copy_env(project), stdin=subprocess.DEVNULL,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               start_new_session=True) as proc:
-            time.sleep(PREVIEW_S)
+            assert proc.stdout is not None
+            listener = _Listener(proc.stdout, "nothing was built")
+            listener.heard.wait(TIME_LIMIT_S)
+            time.sleep(PREVIEW_AFTER_S)
             proc.terminate()  # the watcher stops its engine's server too
             try:
-                output, _ = proc.communicate(timeout=TIME_LIMIT_S)
+                proc.wait(timeout=TIME_LIMIT_S)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 pytest.fail(f"{name} did not stop within {TIME_LIMIT_S} s of being asked, on {state}")
+            output = listener.output(TIME_LIMIT_S)
         after = {"docs": snapshot(docs), "real": snapshot(real), "outside": snapshot(outside)}
         assert after == before, f"{name} changed docs/ or what it links to: {state}"
         assert "Traceback" not in output and "nothing was built" in output, f"{name}:\n{output[-3000:]}"

@@ -59,8 +59,8 @@ def test_every_value_is_on_screen_at_390_px(chromium: Browser, site_url: str, pa
         assert broad["cards"] == 0 and broad["scrollWidth"] <= broad["width"]
         assert not phone.problems() and not wide.problems(), phone.problems() + wide.problems()
     finally:
-        phone.context.close()
-        wide.context.close()
+        phone.close()
+        wide.close()
 
 
 def _ax_roles(visit) -> set[str]:
@@ -82,7 +82,7 @@ def test_cards_stay_a_table_for_screen_readers(chromium: Browser, site_url: str,
         caption = page.locator("article table.catalog-cards caption").first
         assert caption.is_visible()
     finally:
-        visit.context.close()
+        visit.close()
 
 
 def test_cards_turn_back_into_a_table_when_the_screen_widens(chromium: Browser, site_url: str) -> None:
@@ -96,7 +96,7 @@ def test_cards_turn_back_into_a_table_when_the_screen_widens(chromium: Browser, 
         assert page.locator("article table[role]").count() == 0
         assert page.evaluate("getComputedStyle(document.querySelector('article table')).display") == "table"
     finally:
-        visit.context.close()
+        visit.close()
 
 
 def test_a_card_names_each_value_by_its_label_and_plan_entry(chromium: Browser, site_url: str) -> None:
@@ -109,7 +109,7 @@ def test_a_card_names_each_value_by_its_label_and_plan_entry(chromium: Browser, 
         label = first.locator("td.lock").first.evaluate("c => getComputedStyle(c, '::before').content")
         assert " · " in label  # the column name is drawn before the value
     finally:
-        visit.context.close()
+        visit.close()
 
 
 def test_links_in_content_keep_an_underscore_visible(chromium: Browser, site_url: str) -> None:
@@ -123,4 +123,4 @@ def test_links_in_content_keep_an_underscore_visible(chromium: Browser, site_url
         offset, size = style
         assert offset >= 0.25 * size, style
     finally:
-        visit.context.close()
+        visit.close()

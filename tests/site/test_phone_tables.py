@@ -50,7 +50,7 @@ def test_operation_column_stays_visible_while_values_scroll(chromium: Browser, s
         assert after["text"].startswith("/"), result
         assert not v.problems(), "\n".join(v.problems())
     finally:
-        v.context.close()
+        v.close()
 
 
 # ---- Phones: every table kind on every page, folded sections open (issue 27 item 7) -----------------------
@@ -171,6 +171,6 @@ def test_every_table_of_every_page_fits_a_phone_with_its_folds_open(chromium: Br
                     _measure(visit.open(rel + "/"), rel + "/", names, problems)
             assert not visit.problems(), "\n".join(visit.problems())
         finally:
-            visit.context.close()
+            visit.close()
     assert tables > 20 and marks > 100 and folds >= len(compares) - 1  # measured, not skipped
     assert not problems, "\n".join(problems)

@@ -132,7 +132,7 @@ def test_a_broken_catalogue_shows_a_banner_until_it_is_fixed(chromium: Browser, 
     expect(page.locator("h1")).to_contain_text("FAKE 2.0")
     for path in ("", "operations/"):
         assert 'id="catalog-docs-errors"' not in _get(served.base + path)[1]
-    visit.context.close()
+    visit.close()
     assert not [p for p in visit.problems() if "livereload" not in p], visit.problems()
 
 
@@ -180,7 +180,7 @@ def _set_value(project: Path, key: str, old: str, new: str) -> None:
 def test_one_save_rebuilds_once_and_reloads_the_open_page_once(chromium: Browser, served: Served) -> None:
     """The pages are rendered in memory, so the one save starts one rebuild and one reload (a second reload
     would lose the reader's scroll position), and nothing appears in docs/."""
-    visit = new_visit(chromium, served.base)
+    visit = new_visit(chromium, served.base, own_context=True)  # an init script: no tab of the pool gets it
     page = visit.page
     # Every document load of this tab counts itself (an init script runs before each page's own scripts).
     page.add_init_script("sessionStorage.loads = String(Number(sessionStorage.loads || 0) + 1)")
@@ -200,7 +200,7 @@ def test_one_save_rebuilds_once_and_reloads_the_open_page_once(chromium: Browser
     page.wait_for_load_state("load")
     assert page.evaluate("sessionStorage.loads") == "2"  # the first load, then one reload
     assert sorted(p.name for p in (served.project / "docs").iterdir()) == ["README.md"]
-    visit.context.close()
+    visit.close()
 
 
 @pytest.mark.browser

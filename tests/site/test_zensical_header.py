@@ -80,7 +80,7 @@ def zensical_page(chromium: Browser, zensical_site: Path) -> Iterator[Page]:
         visit = new_visit(chromium, base, viewport={"width": 1280, "height": 800})
         page = visit.open("")
         yield page
-        visit.context.close()
+        visit.close()
         assert not visit.problems(), "\n".join(visit.problems())
 
 
@@ -113,5 +113,5 @@ def test_material_header_search_keeps_its_box_at_1280px(chromium: Browser, site_
     assert _header(page)["height"] <= HEADER_MAX_PX
     assert page.locator("header .md-search__input").is_visible()
     assert not page.get_by_text("Initializing search").is_visible()
-    visit.context.close()
+    visit.close()
     assert not visit.problems(), "\n".join(visit.problems())
