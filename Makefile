@@ -105,7 +105,11 @@ lint: $(TEST_STAMP) ## The quick checks: ruff, mypy --strict and radon's complex
 # still built once per run (tests/conftest.py). SIGTERM or Ctrl-C stops the run and everything it started
 # (tests/stopping.py); the 15 slowest tests are printed at the end of every run.
 TEST_WORKERS ?= 2
-PYTEST = $(BIN)/python -m pytest -n $(TEST_WORKERS)
+# Python's bytecode caches are kept even where the environment turns them off (PYTHONDONTWRITEBYTECODE=1, as
+# on the machine this project is developed on): the suite starts several hundred Python processes (the tool,
+# the engines, nested pytests), and each would otherwise compile the package again, and pytest rewrite every
+# test module again in each worker.
+PYTEST = PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS)
 FAST := not browser and not site and not serve and not slow
 
 test: tools ## Run every test on both cores (loader, render, site, browser, accessibility, links, Lighthouse; about 8 min idle)

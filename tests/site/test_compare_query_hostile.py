@@ -104,16 +104,29 @@ def check(visit: Visit, side_from: str, side_to: str, fragment: str) -> None:
     assert "pwned" not in page.title()
 
 
+@pytest.fixture(scope="module")
+def form(chromium: Browser, site_url: str) -> tuple[list[str], tuple[str, str]]:
+    """What the compare page offers, read once: every side, and the pair it opens on."""
+    v = new_visit(chromium, site_url)
+    try:
+        page = v.open("compare/")
+        return labels(page), newest_pair(page)
+    finally:
+        v.close()
+
+
 @pytest.mark.parametrize("payload", PAYLOADS)
-def test_a_hostile_side_shows_the_newest_pair_and_runs_nothing(visit: Visit, payload: str) -> None:
-    known = labels(visit.open("compare/"))
+def test_a_hostile_side_shows_the_newest_pair_and_runs_nothing(visit: Visit, form: tuple[list[str], tuple[str, str]],
+                                                               payload: str) -> None:
+    known, _ = form
     check(visit, payload, known[0], "")
     check(visit, known[0], payload, "")
 
 
 @pytest.mark.parametrize("fragment", [*FRAGMENTS, MALFORMED])
-def test_a_hostile_fragment_on_a_known_pair_still_draws_it(visit: Visit, fragment: str) -> None:
-    side_from, side_to = newest_pair(visit.open("compare/"))
+def test_a_hostile_fragment_on_a_known_pair_still_draws_it(visit: Visit, form: tuple[list[str], tuple[str, str]],
+                                                           fragment: str) -> None:
+    _, (side_from, side_to) = form
     check(visit, side_from, side_to, fragment)
 
 

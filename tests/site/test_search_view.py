@@ -23,7 +23,12 @@ def test_the_prose_view_is_the_page_less_its_tables(parts: list[str]) -> None:
     assert search_view(html, "prose") == "".join(p for p in parts if not p.startswith("<table>"))
 
 
-@given(st.lists(st.one_of(_TEXT, _TABLE), max_size=5), st.lists(st.one_of(_TEXT, _TABLE), max_size=5))
+# Text of the first section never holds a heading's start, even where two parts meet ("<" then "h2"): in a page the
+# theme writes, a "<" in text is always "&lt;".
+_FIRST = st.lists(st.one_of(_TEXT, _TABLE), max_size=5).filter(lambda parts: "<h2" not in "".join(parts))
+
+
+@given(_FIRST, st.lists(st.one_of(_TEXT, _TABLE), max_size=5))
 def test_the_heading_view_is_the_first_section_less_its_tables(first: list[str], rest: list[str]) -> None:
     html = "".join(first) + '<h2 id="x">Later</h2>' + "".join(rest)
     assert search_view(html, "heading") == "".join(p for p in first if not p.startswith("<table>"))
