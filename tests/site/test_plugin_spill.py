@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,21 @@ def test_an_invalid_catalogue_rendered_apart_raises_its_errors_here(tmp_path: Pa
     with pytest.raises(CatalogInvalid) as here:
         pages.site_files(folder)
     assert apart.value.report() == here.value.report()
+
+
+def test_without_a_temporary_folder_the_downloads_are_held_whole(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from catalog_docs.site.plugin import CatalogDocsPlugin
+
+    def no_temp(**_kwargs: object) -> str:
+        raise PermissionError("no temporary folder")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", no_temp)
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE_CATALOG, project / "catalog")
+    config = SimpleNamespace(config_file_path=str(project / "mkdocs.yml"), use_directory_urls=True,
+                             strict=False, site_dir=str(project / "site"))
+    texts = CatalogDocsPlugin()._render(config)  # type: ignore[arg-type]  # the fields _render reads
+    assert set(DOWNLOADS) <= set(texts)

@@ -211,7 +211,10 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         serving = preview.serving()
         self._drop_spill()
         if not serving:  # a server keeps every text to compare with the next build's; a build writes them out
-            self._spill = Path(tempfile.mkdtemp(prefix="catalog-docs-downloads-"))
+            try:
+                self._spill = Path(tempfile.mkdtemp(prefix="catalog-docs-downloads-"))
+            except OSError:  # no temporary folder to write into: the downloads are held whole, as a server holds them
+                self._spill = None
         try:
             if serving:
                 texts = site_files(catalog_dir, directory_urls=config.use_directory_urls, reuse=True)
