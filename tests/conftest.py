@@ -37,6 +37,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+LONG_KINDS = ("browser", "site", "serve", "slow")
+"""Marks of tests that build a site, drive a browser or run a tool chain: seconds each, where most tests take
+milliseconds."""
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files holding a long kind of test run first, so the quick files fill the end of the run on both workers
+    instead of one worker finishing a long file alone (`--no-loadscope-reorder` in pyproject.toml keeps this
+    order: pytest-xdist would otherwise start with the files that hold the most tests). A file's tests stay
+    together and in their order (the sort is stable)."""
+    long_files = {item.path for item in items if any(item.get_closest_marker(kind) for kind in LONG_KINDS)}
+    items.sort(key=lambda item: item.path not in long_files)
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The fixture catalogue rendered and built strictly once per run; returns the site folder. Tests only read
