@@ -1,15 +1,25 @@
 // Lighthouse (mobile, simulated throttling) over several pages in one node process and one Chrome, the way the
 // `lighthouse` command runs one page: a launch of node, Lighthouse and Chrome per page costs seconds each.
-// Reads one JSON object from the arguments: {"chromePath", "chromeFlags": [...], "flags": {...}, "pages": [[url,
-// report path], ...]}; writes each page's JSON report (Lighthouse's own, as --output=json writes it) to its path.
+// Reads one JSON object from the arguments: {"chromePath", "chromeFlags": [...], "flags": {...}, "skipBenchmark",
+// "pages": [[url, report path], ...]}; writes each page's JSON report (Lighthouse's own, as --output=json writes
+// it) to its path.
 // Run by scripts/catalog_docs/devtools/lighthouse.py. Lighthouse resets the page's storage and cache before each
 // page (disableStorageReset is false), so each report is the first load of its page, as a fresh Chrome gives.
 import {writeFile} from "node:fs/promises";
 
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import {pageFunctions} from "lighthouse/core/lib/page-functions.js";
 
 async function main(spec) {
+  if (spec.skipBenchmark) {
+    // Lighthouse spends a second of processor time in every page measuring the machine (BenchmarkIndex), which
+    // only the performance category uses. Without performance scored (spec.skipBenchmark) the measurement is
+    // left out: the report says null. Lighthouse is pinned (package.json), so this internal stays where it is.
+    pageFunctions.computeBenchmarkIndex = function computeBenchmarkIndex() {
+      return Number.NaN;
+    };
+  }
   const chrome = await chromeLauncher.launch({chromePath: spec.chromePath, chromeFlags: spec.chromeFlags});
   try {
     for (const [url, report] of spec.pages) {

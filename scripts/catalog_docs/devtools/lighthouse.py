@@ -111,6 +111,7 @@ def run_all(site: Path, catalog: Catalog, out_dir: Path, categories: tuple[str, 
         if "performance" not in categories:
             flags |= QUIET_WITHOUT_PERFORMANCE
         spec = {"chromePath": CHROMIUM, "chromeFlags": CHROME_FLAGS.split(), "flags": flags,
+                "skipBenchmark": "performance" not in categories,
                 "pages": [[url, str(report)] for url, report in pages.values()]}
         proc = subprocess.run(["node", str(PAGES_SCRIPT), json.dumps(spec)], cwd=PAGES_SCRIPT.parent,
                               capture_output=True, text=True, timeout=900)
