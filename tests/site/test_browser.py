@@ -2,8 +2,8 @@
 
 Every page type loads with no console error, no request leaving the site's origin and no serious or critical
 axe-core violation, light and dark; search, the operations filter, the any-pair compare form, the light/dark
-toggle, the copy button and keyboard navigation work as a reader would use them. A screenshot of each page type, light and dark, is kept
-under test-artifacts/screenshots/.
+toggle, the copy button and keyboard navigation work as a reader would use them. A screenshot of each page type,
+light and dark, is kept under test-artifacts/screenshots/.
 """
 
 from __future__ import annotations
