@@ -112,7 +112,7 @@ TEST_WORKERS ?= 2
 PYTEST = PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS)
 FAST := not browser and not site and not serve and not slow
 
-test: tools ## Run every test on both cores (loader, render, site, browser, accessibility, links, Lighthouse; about 8 min idle)
+test: tools ## Run every test on both cores (loader, render, site, browser, accessibility, links, Lighthouse; under 5 min on an idle 2-core machine)
 	$(PYTEST)
 
 test-fast: $(TEST_STAMP) ## The fast lane: every test but the browser, engine-build and serve ones (< 60 s)

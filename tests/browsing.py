@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -50,6 +51,17 @@ PAGE_TYPES = {
 }
 """One page of every page type of the fixture site (tests/fixture-catalog/), by name (the names are used
 for screenshot files and test ids)."""
+
+BLOCKING = {"serious", "critical"}
+"""The impacts of an axe-core violation that fail a page."""
+
+
+def describe_violation(violation: dict[str, Any]) -> str:
+    """One axe-core violation in a line: its rule, impact, help and the first elements it names."""
+    nodes = "; ".join(" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"])
+                      for n in violation["nodes"][:5])
+    return f"{violation['id']} ({violation['impact']}): {violation['help']} at {nodes}"
+
 
 _LOCAL_SCHEMES = {"data", "blob", "about"}
 SETTLE_MS = 50

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import fixture_facts as ff
-from browsing import AXE, PAGE_TYPES, SCREENSHOTS, Visit, new_visit
+from browsing import AXE, BLOCKING, PAGE_TYPES, SCREENSHOTS, Visit, describe_violation, new_visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -23,15 +23,6 @@ SCHEMES = {"light": "default", "dark": "slate"}
 
 REFUND_PATHS = [p for p in ff.PATHS if p and "refund" in p.lower()]
 REFUND_OPERATIONS = [f"operations/{ff.slug(p, ff.PATHS.index(p) + 1)}/" for p in REFUND_PATHS]
-
-
-BLOCKING = {"serious", "critical"}
-
-
-def _describe(violation: dict) -> str:
-    nodes = "; ".join(" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"])
-                      for n in violation["nodes"][:5])
-    return f"{violation['id']} ({violation['impact']}): {violation['help']} at {nodes}"
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
@@ -50,7 +41,7 @@ def test_every_page_type_loads_cleanly_in_light_and_dark(chromium: Browser, site
         page.screenshot(path=SCREENSHOTS / f"{page_type}-{scheme}.png", full_page=True)
         page.add_script_tag(path=str(AXE))
         result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-        blocking = [_describe(x) for x in result["violations"] if x["impact"] in BLOCKING]
+        blocking = [describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING]
         assert not blocking, f"{PAGE_TYPES[page_type] or '/'} ({scheme}):\n" + "\n".join(blocking)
         assert not v.problems(), "\n".join(v.problems())
     finally:

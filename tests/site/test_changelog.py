@@ -371,7 +371,7 @@ def test_every_page_of_the_built_site_links_the_feed_in_its_head(built_site: Pat
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_changelog_page_has_no_serious_accessibility_violation(chromium: Browser, site_url: str,
                                                                   scheme: str) -> None:
-    from test_accessibility import BLOCKING, _describe
+    from browsing import BLOCKING, describe_violation
 
     assert AXE.is_file(), f"{AXE} is missing: run `make test` or `npm ci` in the project folder"
     visit = new_visit(chromium, site_url, color_scheme=scheme)
@@ -380,7 +380,7 @@ def test_the_changelog_page_has_no_serious_accessibility_violation(chromium: Bro
         assert page.locator("article h2").count() == len(_labels())
         page.add_script_tag(path=str(AXE))
         result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-        blocking = [_describe(x) for x in result["violations"] if x["impact"] in BLOCKING]
+        blocking = [describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING]
         assert not blocking, "\n".join(blocking)
         assert not visit.problems(), "\n".join(visit.problems())
     finally:
