@@ -116,10 +116,12 @@ def test_the_search_works_on_a_390_px_phone(chromium: Browser, site_url: str) ->
             pytest.fail(f"the search box stays off the screen: {box.bounding_box()}")
         page.keyboard.insert_text("refund")
         page.keyboard.press("End")  # Material searches on a key release
+        # The results are drawn once the search has run on the whole query (its count says so), not earlier ones.
+        expect(page.locator(".md-search-result__meta")).to_have_text(re.compile(r"^\s*\d+ matching documents?\s*$"))
         first = page.locator(".md-search-result__item > a").first
         expect(first).to_be_visible()
         first.click()
-        expect(page).to_have_url(re.compile(r"/operations/fakeRefundSend(-v2)?/"))
+        expect(page).to_have_url(re.compile(r"/operations/fakeRefundSend(-v2)?/"), timeout=15_000)
         assert not visit.problems(), visit.problems()
     finally:
         visit.close()
