@@ -138,9 +138,10 @@ class Visit:
         except PlaywrightError:
             self.context.close()
             return
-        _idle_tabs(tab.browser).append(tab)
-        while len(_idle_tabs(tab.browser)) > IDLE_TABS:
-            _idle_tabs(tab.browser).pop(0).context.close()
+        idle = _IDLE.setdefault(tab.browser, [])
+        idle.append(tab)
+        while len(idle) > IDLE_TABS:
+            idle.pop(0).context.close()
 
 
 @dataclass(eq=False)
@@ -210,6 +211,7 @@ class _Tab:
             self.visit.console_errors.append(f"uncaught {error}")
 
     def clear(self) -> None:
+        """Leave nothing of the last visit in the tab (the class's docstring lists what)."""
         for extra in self.context.pages:
             if extra is not self.page:
                 extra.close()
@@ -227,14 +229,8 @@ class _Tab:
 
 IDLE_TABS = 6
 """Tabs kept open per browser between visits; the oldest is closed beyond this."""
-_POOLS: dict[int, tuple[Browser, list[_Tab]]] = {}
-
-
-def _idle_tabs(browser: Browser) -> list[_Tab]:
-    known = _POOLS.get(id(browser))
-    if known is None or known[0] is not browser:
-        known = _POOLS[id(browser)] = (browser, [])
-    return known[1]
+_IDLE: dict[Browser, list[_Tab]] = {}
+"""The idle tabs of each browser, oldest first."""
 
 
 def new_visit(browser: Browser, base: str, *, own_context: bool = False, **context_options: object) -> Visit:
@@ -242,7 +238,7 @@ def new_visit(browser: Browser, base: str, *, own_context: bool = False, **conte
     origin are aborted and recorded. `own_context=True`: a context of its own, closed with the visit, for a test
     that changes what no clearing undoes (an init script)."""
     own, key = _origin(base), repr(sorted(context_options.items()))
-    idle = _idle_tabs(browser)
+    idle = _IDLE.setdefault(browser, [])
     tab = None if own_context else next((t for t in idle if t.origin == own and t.key == key), None)
     if tab is not None:
         idle.remove(tab)

@@ -31,8 +31,8 @@ QUIET_WITHOUT_PERFORMANCE = {"pauseAfterFcpMs": 250, "pauseAfterLoadMs": 250, "n
                              "cpuQuietThresholdMs": 250}
 """Lighthouse waits a second after first paint and after load, and for a second without network or main-thread
 work (its defaults), so the performance trace has settled. Without performance scored, what the other categories
-read (the DOM, the console, every request) is complete once the page is quiet at all: a quarter of a second each,
-which takes about four seconds off every page (`make lighthouse`, which scores performance, keeps the defaults)."""
+read (the DOM, the console, every request) is complete once the page is quiet at all: a quarter of a second each
+(`make lighthouse`, which scores performance, keeps the defaults)."""
 """First load of a page, search index excluded, in bytes."""
 
 
@@ -108,10 +108,10 @@ def run_all(site: Path, catalog: Catalog, out_dir: Path, categories: tuple[str, 
         # screenshot only illustrates an HTML report, which is not written.
         flags: dict[str, object] = {"onlyCategories": list(categories), "onlyAudits": ["network-requests"],
                                     "disableFullPageScreenshot": True}
-        if "performance" not in categories:
+        unscored = "performance" not in categories
+        if unscored:
             flags |= QUIET_WITHOUT_PERFORMANCE
-        spec = {"chromePath": CHROMIUM, "chromeFlags": CHROME_FLAGS.split(), "flags": flags,
-                "skipBenchmark": "performance" not in categories,
+        spec = {"chromePath": CHROMIUM, "chromeFlags": CHROME_FLAGS.split(), "flags": flags, "skipBenchmark": unscored,
                 "pages": [[url, str(report)] for url, report in pages.values()]}
         proc = subprocess.run(["node", str(PAGES_SCRIPT), json.dumps(spec)], cwd=PAGES_SCRIPT.parent,
                               capture_output=True, text=True, timeout=900)
