@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+TEMPLATES = PACKAGE_DIR / "site" / "templates"
+"""The page templates (Jinja2), which the preview loops watch as they watch the catalogue."""
 SCHEMA_DIR = PACKAGE_DIR / "catalog" / "schemas"
 """The JSON Schemas every catalogue is validated against. Git holds them once, in the repository's catalog/schema/
 (each YAML file names one, for editors); this folder is a relative link to it, and a wheel built from the checkout

@@ -35,7 +35,8 @@ def test_a_page_lets_its_text_go_once_read(tmp_path: Path) -> None:
 
 def test_a_preview_rebuild_runs_without_cyclic_collection_and_collects_after(monkeypatch: pytest.MonkeyPatch) -> None:
     """Under serve the plugin keeps the last render for the next edit; a full collection during a rebuild would
-    walk all of it. Collection is off from pre_build to post_build, then back on, with one collection after."""
+    walk all of it. Collection is off from pre_build until shortly after post_build (not at once: the first
+    allocation would walk the rebuild's young objects before the page is served), then back on, with one collection."""
     from catalog_docs.site import plugin, preview
 
     collected: list[int] = []
@@ -46,11 +47,18 @@ def test_a_preview_rebuild_runs_without_cyclic_collection_and_collects_after(mon
         preview.start(command="serve", dirty=True)
         plugin._pause_gc_while_serving()
         assert not gc.isenabled()
+        monkeypatch.setattr(plugin, "GC_AFTER_REBUILD_S", 60)
         plugin._collect_after_serving()
-        assert gc.isenabled()
+        assert not gc.isenabled()  # still off right after the build
+        plugin._pause_gc_while_serving()  # the next rebuild cancels the pending collection
+        assert not plugin._gc_timer
+        monkeypatch.setattr(plugin, "GC_AFTER_REBUILD_S", 0.01)
+        plugin._collect_after_serving()
         for timer in plugin._gc_timer:
             timer.join(5)
+        assert gc.isenabled()
         assert collected == [1]
+        gc.disable()
         preview.start(command="build", dirty=False)  # a build leaves collection alone
         gc.disable()
         plugin._collect_after_serving()

@@ -27,13 +27,12 @@ from pathlib import Path
 from catalog_docs.catalog.drafts import find_drafts, refuse_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.escape import for_terminal
-from catalog_docs.layout import ENGINE_DOCS_ENV, PACKAGE_DIR
+from catalog_docs.layout import ENGINE_DOCS_ENV, TEMPLATES
 from catalog_docs.site.folders import EngineFolder, read_hand_written
 from catalog_docs.site.handwritten import hand_written, refuse_collisions
 from catalog_docs.site.pages import directory_urls_of, site_files
 from catalog_docs.site.preview import BANNER_ID, NOTHING_YET, banner_html
 
-TEMPLATES = PACKAGE_DIR / "site" / "templates"
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 EXCLUDED = frozenset({"README.md"})
 """Hand-written files mkdocs.yml's exclude_docs keeps out of the site (copied, but never a clash)."""
