@@ -11,10 +11,12 @@ from typing import Any
 
 import markdown
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from mkdocs.config import load_config
 
 from catalog_docs.catalog.validate import load_catalog
-from catalog_docs.site.fences import FENCE, html_block
+from catalog_docs.site.fences import FENCE, html_block, lift_blocks, restore_blocks
 from catalog_docs.site.render import render_pages
 from fixture_facts import FIXTURE_CATALOG
 
@@ -85,3 +87,44 @@ def test_every_table_of_every_page_is_fenced() -> None:
         assert "<table" not in outside, f"{name}: a table outside a {FENCE} fence"
         tables += text.count("<table")
     assert tables > 50  # the fixture site has tables on every page type
+
+
+def _lifted(md: markdown.Markdown, text: str) -> str:
+    """The page as the plugin has Markdown make it: blocks lifted out, converted, put back."""
+    lifted, blocks = lift_blocks(text)
+    return restore_blocks(_convert(md, lifted), blocks)
+
+
+_BLOCK_TEXT = st.text(alphabet=st.sampled_from(list("ab <>&*_`#|-\t\r\n\x02\x03é")), max_size=40)
+_BLOCK = st.builds(lambda tag, inner: f"<{tag}>{inner}</{tag}>" if tag != "!--" else f"<!--{inner}-->",
+                   st.sampled_from(["table", "div", "ul", "p", "span", "a", "code", "!--"]), _BLOCK_TEXT)
+_PIECE = st.one_of(_BLOCK.map(lambda b: str(html_block(b))),
+                   st.text(alphabet=st.sampled_from(list("ab *_#-\n\t")), max_size=30).map(lambda t: t + "\n\n"))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=st.lists(_PIECE, max_size=6))
+def test_lifting_the_blocks_out_of_markdown_gives_the_same_page(site_markdown: markdown.Markdown,
+                                                                pieces: list[str]) -> None:
+    """The plugin's shortcut (fences.lift_blocks, restore_blocks) for any page of prose and blocks: tabs, carriage
+    returns, Markdown's own control characters, lines of spaces, blocks that Markdown wraps in a paragraph."""
+    text = "".join(pieces)
+    assert _lifted(site_markdown, text) == _convert(site_markdown, text)
+
+
+def test_every_generated_page_is_the_same_with_its_blocks_lifted(site_markdown: markdown.Markdown) -> None:
+    pages = render_pages(load_catalog(FIXTURE_CATALOG))
+    lifted = 0
+    for name, text in pages.items():
+        if name.endswith(".md"):
+            body = text.split("\n---\n", 1)[1] if text.startswith("---\n") else text
+            lifted += len(lift_blocks(body)[1])
+            assert _lifted(site_markdown, body) == _convert(site_markdown, body), name
+    assert lifted > 50
+
+
+def test_a_lost_marker_fails_loudly() -> None:
+    text, blocks = lift_blocks(f"# T\n\n{html_block('<table></table>')}\n{html_block('<div>x</div>')}")
+    assert len(blocks) == 2 and text.count("<!--catalog-html") == 2
+    with pytest.raises(ValueError, match=r"markers \[0\], not the 2 blocks"):
+        restore_blocks("<h1>T</h1>\n<!--catalog-html 0-->", blocks)

@@ -109,7 +109,7 @@ def test_a_large_catalogue_is_counted_not_listed() -> None:
         lock_values=LOCK_VALUES, marker_citation=MARKER_CITATION)
     listed = f"{ff.LISTING_SIZE} listing entries (positions 1{RANGE_DASH}{ff.LISTING_SIZE}), with their method and path"
     assert listed in text
-    assert "operations/fakeWidgetCreate.md" not in text.split("## Section 4", 1)[1].split("## Section 5")[0]
+    assert "operations/fakeWidgetCreate" not in text.split("## Section 4", 1)[1].split("## Section 5")[0]
     assert "positions" not in text.split("## Section 8", 1)[1].split("## Section 9")[0]
     assert f"more than {ff.LISTING_SIZE - 1} listing entries" in text
 
@@ -158,6 +158,6 @@ def test_the_sources_page_is_planned_and_states_no_value_twice() -> None:
     page = render_pages(catalog(), workers=1)["sources/index.md"]
     s8 = page.split("## Section 8", 1)[1].split("## Section 9")[0]
     for label, plan in ff.columns():
-        lines = [ln for ln in s8.splitlines() if f"plans/{ff.PLAN_SLUGS[plan]}.md" in ln
-                 and f"versions/{ff.LABEL_SLUGS[label]}.md" in ln]
+        lines = [ln for ln in s8.splitlines() if f'href="../plans/{ff.PLAN_SLUGS[plan]}/"' in ln
+                 and f'href="../versions/{ff.LABEL_SLUGS[label]}/"' in ln]
         assert len(lines) == 1, (label, plan)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 
 from catalog_docs.catalog.drafts import refuse_drafts
@@ -33,6 +33,7 @@ from catalog_docs.escape import for_terminal
 from catalog_docs.layout import TEMPLATES
 from catalog_docs.site import preview
 from catalog_docs.site.ahead import Ahead
+from catalog_docs.site.fences import lift_blocks, restore_blocks
 from catalog_docs.site.folders import check_writable_folder
 from catalog_docs.site.handwritten import hand_written, refuse_collisions
 from catalog_docs.site.pages import reused_drafts, site_files, site_files_apart
@@ -122,6 +123,8 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         self._spill: Path | None = None
         """Outside `serve`, the temporary folder the downloads are written into as they are made (render_pages'
         `spill`), which mkdocs copies them from; removed when the build ends."""
+        self._blocks: dict[str, list[str]] = {}
+        """The HTML blocks taken out of each page being built (on_page_markdown), until its HTML is made."""
         self._ahead: tuple[bool, Ahead] | None = None
         """Under `serve`: the render made as soon as an edit is written (site/ahead.py), with the URL style it
         renders for."""
@@ -231,9 +234,25 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         self._stop_ahead()
 
     def on_page_markdown(self, markdown: str, *, page: Page, **_kwargs: object) -> str:
-        if isinstance(page.file, GeneratedFile):
-            page.file.release()
-        return markdown
+        """A generated page's text is let go (GeneratedFile.release) and its HTML blocks are taken out of the
+        Markdown, to be put back into the HTML (fences.lift_blocks): Markdown has no reason to go over tables."""
+        if not isinstance(page.file, GeneratedFile):
+            return markdown
+        page.file.release()
+        lifted, blocks = lift_blocks(markdown)  # mkdocs leaves Markdown's tab length at its default
+        if blocks:
+            self._blocks[page.file.src_uri] = blocks
+        return lifted
+
+    @event_priority(100)  # before any other plugin reads the page's HTML (catalog-search, the theme's search)
+    def on_page_content(self, html: str, *, page: Page, **_kwargs: object) -> str:
+        blocks = self._blocks.pop(page.file.src_uri, None)
+        if blocks is None:
+            return html
+        try:
+            return restore_blocks(html, blocks)
+        except ValueError as exc:
+            raise PluginError(f"catalog-docs: {page.file.src_uri}: {exc}") from None
 
     def _render(self, config: MkDocsConfig) -> dict[str, str]:
         """The generated files. Outside `serve` every error is a PluginError (mkdocs prints it and stops);
