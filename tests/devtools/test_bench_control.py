@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from pathlib import Path
 
@@ -10,10 +11,12 @@ import pytest
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.devtools.bench import (
     RENDERED,
+    SERVE_POLL_S,
     Report,
     bench_baseline,
     bench_control,
     bench_make_site_vs_baseline,
+    edit_phase,
     extract_revision,
     make_control_project,
     make_project,
@@ -138,3 +141,11 @@ def test_render_stage_and_bare_parse_are_timed_back_to_back(tmp_path: Path) -> N
     assert row["cpu_ratio_one_process"] > 0
     assert report.get("case", "yaml_parse_s") == round(min(parse for _, parse in rounds), 4)
     assert not (project / "docs-stage").exists()  # the rounds' scratch folder is removed
+
+
+def test_the_edits_meet_every_part_of_the_servers_polling_interval_evenly() -> None:
+    phases = [edit_phase(i, 5) for i in range(5)]
+    assert phases == sorted(phases) and phases[0] > 0 and phases[-1] < SERVE_POLL_S
+    gaps = {round(b - a, 9) for a, b in itertools.pairwise(phases)}
+    assert gaps == {round(SERVE_POLL_S / 5, 9)}
+    assert phases[0] == pytest.approx(SERVE_POLL_S / 10)  # each in the middle of its fifth of the interval
