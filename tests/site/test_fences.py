@@ -99,7 +99,7 @@ _BLOCK_TEXT = st.text(alphabet=st.sampled_from(list("ab <>&*_`#|-\t\r\n\x02\x03Ã
 _BLOCK = st.builds(lambda tag, inner: f"<{tag}>{inner}</{tag}>" if tag != "!--" else f"<!--{inner}-->",
                    st.sampled_from(["table", "div", "ul", "p", "span", "a", "code", "!--"]), _BLOCK_TEXT)
 _PIECE = st.one_of(_BLOCK.map(lambda b: str(html_block(b))),
-                   st.text(alphabet=st.sampled_from(list("ab *_#-\n\t")), max_size=30).map(lambda t: t + "\n\n"))
+                   st.text(alphabet=st.sampled_from(list("ab *_#-=|:{}\n\t\r")), max_size=30).map(lambda t: t + "\n\n"))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -128,3 +128,12 @@ def test_a_lost_marker_fails_loudly() -> None:
     assert len(blocks) == 2 and text.count("<!--catalog-html") == 2
     with pytest.raises(ValueError, match=r"markers \[0\], not the 2 blocks"):
         restore_blocks("<h1>T</h1>\n<!--catalog-html 0-->", blocks)
+
+
+@pytest.mark.parametrize("after", ["-\n", "===  \n", "---"])
+def test_a_block_underlined_as_a_heading_stays_in_the_markdown(site_markdown: markdown.Markdown, after: str) -> None:
+    """Found by Hypothesis: a line of dashes after a block makes it a heading, whose id Markdown makes from the
+    block's text (a marker has none)."""
+    text = f"{html_block('<table>_</table>')}{after}"
+    assert lift_blocks(text)[1] == []
+    assert _lifted(site_markdown, text) == _convert(site_markdown, text)

@@ -73,13 +73,24 @@ def _as_markdown_leaves_it(body: str, tab_length: int) -> str:
     return text
 
 
+_SETEXT_UNDERLINE = re.compile(r"[=-]+[ \t]*(?:[\r\n]|$)")
+
+
+def _underlined(markdown: str, fence_end: int) -> bool:
+    """Whether the line after a block's closing fence (which ends at `fence_end`) makes the block a heading's text
+    (a setext heading: a line of `=` or `-`), whose id Markdown makes from that text: such a block stays."""
+    line_start = markdown.find("\n", fence_end)
+    return line_start >= 0 and _SETEXT_UNDERLINE.match(markdown, line_start + 1) is not None
+
+
 def lift_blocks(markdown: str, tab_length: int = 4) -> tuple[str, list[str]]:
     """The page's `catalog-html` blocks taken out of its Markdown, each replaced by a short marker block, and the
     blocks (as Markdown would leave them), for restore_blocks to put back into the page's HTML once Markdown has
     made it. The page comes out the same, byte for byte, and Markdown no longer goes over the tables' text (its
     whitespace pass, and the raw-HTML pass that scans the whole page again for every block it puts back: most
     of a 400 KB table page's conversion). A block that does not start with a block-level tag stays in place:
-    Markdown wraps that one in a paragraph, and a marker would not be wrapped."""
+    Markdown wraps that one in a paragraph, and a marker would not be wrapped. So does a block underlined as a
+    heading (see _underlined)."""
     parts: list[str] = []
     blocks: list[str] = []
     copied = at = 0
@@ -90,7 +101,7 @@ def lift_blocks(markdown: str, tab_length: int = 4) -> tuple[str, list[str]]:
             break
         body = markdown[body_start:end] if end >= body_start else ""
         at = max(end + len("\n```"), body_start)
-        if (start and markdown[start - 1] != "\n") or not _is_block(body):
+        if (start and markdown[start - 1] != "\n") or not _is_block(body) or _underlined(markdown, at):
             continue
         parts += [markdown[copied:body_start], _MARK.format(len(blocks))]
         blocks.append(_as_markdown_leaves_it(body, tab_length))
