@@ -10,7 +10,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from catalog_docs.site.search import _SEARCH_ATTRIBUTE, _as_the_theme_writes, search_view
+from catalog_docs.site.search import _SEARCH_ATTRIBUTE, _as_the_theme_writes, search_view, without_tables
+from catalog_docs.site.search import _TABLE as TABLE_PATTERN
 from fixture_facts import LABEL_SLUGS, LISTING_SIZE, PAIRS, PATHS, PLAN_SLUGS, slug
 
 _TEXT = st.text(alphabet="abc <>/=\"'h2", max_size=20).filter(lambda t: "<table" not in t and "<h2" not in t)
@@ -21,6 +22,15 @@ _TABLE = st.builds(lambda body: f"<table><caption>{body}</caption><tr><td>{body}
 def test_the_prose_view_is_the_page_less_its_tables(parts: list[str]) -> None:
     html = "".join(parts)
     assert search_view(html, "prose") == "".join(p for p in parts if not p.startswith("<table>"))
+
+
+@given(st.lists(st.sampled_from(["<table", "</table>", "<table>", "<table ", "<tablex", "<table_", "<tableé", "</table",
+                                 "x", "<", ">", "\n", "é"]), max_size=30))
+def test_tables_are_removed_as_the_pattern_removes_them(parts: list[str]) -> None:
+    """without_tables (a plain text search) against the pattern it stands for, on any text: unclosed tables, names
+    that only start with `table`, tags cut short."""
+    html = "".join(parts)
+    assert without_tables(html) == TABLE_PATTERN.sub("", html)
 
 
 # Text of the first section never holds a heading's start, even where two parts meet ("<" then "h2"): in a page the

@@ -38,7 +38,8 @@ SearchView = Literal["prose", "heading"]
 VIEWS: tuple[SearchView, ...] = ("prose", "heading")
 
 _TABLE = re.compile(r"<table\b.*?</table>", re.DOTALL)
-"""A data table as the templates write it (tables never nest in them)."""
+"""A data table as the templates write it (tables never nest in them): what without_tables removes."""
+_WORD = re.compile(r"\w")
 _SECOND_SECTION = re.compile(r"<h2\b")
 _SEARCH_ATTRIBUTE = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")
 """What Material's search plugin removes from every page it indexes (its `on_page_context`), done again on the
@@ -53,13 +54,33 @@ def _as_the_theme_writes(html: str) -> str:
     return _SEARCH_ATTRIBUTE.sub("", html) if _ANY_SEARCH_ATTRIBUTE.search(html) else html
 
 
+def without_tables(html: str) -> str:
+    """`html` less its `<table>` elements: `_TABLE.sub("", html)`, found by plain text search, which skips a
+    table page's 400 KB in a fraction of the time the pattern's lazy scan takes."""
+    kept: list[str] = []
+    at = 0
+    while (start := html.find("<table", at)) >= 0:
+        after = start + len("<table")
+        if _WORD.match(html, after):  # `<tablex`: no word boundary, not a table
+            kept.append(html[at:after])
+            at = after
+            continue
+        end = html.find("</table>", after)
+        if end < 0:
+            break
+        kept.append(html[at:start])
+        at = end + len("</table>")
+    kept.append(html[at:])
+    return "".join(kept)
+
+
 def search_view(html: str, view: object) -> str | None:
     """What the search reads of a page's HTML under `view` (its `catalog_search:`), or None to read it all."""
     if view == "heading":
         second = _SECOND_SECTION.search(html)
-        return _TABLE.sub("", html if second is None else html[: second.start()])
+        return without_tables(html if second is None else html[: second.start()])
     if view == "prose":
-        return _TABLE.sub("", html)
+        return without_tables(html)
     return None
 
 
