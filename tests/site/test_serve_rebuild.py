@@ -5,7 +5,9 @@ from the last build (plugin.GeneratedFile.kept_for_next_build), which let go of 
 from __future__ import annotations
 
 import gc
+import json
 import logging
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,12 @@ from fixture_facts import FIXTURE_CATALOG
 from sitebuild import copy_project
 
 SERVE_URL = "http://127.0.0.1:8000/"
+
+
+def _locations(site: Path) -> Counter[str]:
+    """How many entries the search index holds at each address (a page's, or a section's)."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    return Counter(entry["location"] for entry in index["docs"])
 
 
 def _config(project: Path) -> Any:
@@ -55,6 +63,7 @@ def test_an_edit_rebuilds_its_pages_and_keeps_the_others(serving: Any, caplog: p
     op_html = site / "operations" / "fakeWidgetList" / "index.html"
     untouched_html = site / "operations" / "fakeWidgetCreate" / "index.html"
     old_op, old_untouched = op_html.read_text(encoding="utf-8"), untouched_html.stat().st_mtime_ns
+    before_index = _locations(site)
 
     version = project / "catalog" / "versions" / "FAKE-2.0.yaml"
     version.write_text(_flip_value(version.read_text(encoding="utf-8"), "/fakeWidgetList"), encoding="utf-8")
@@ -70,6 +79,12 @@ def test_an_edit_rebuilds_its_pages_and_keeps_the_others(serving: Any, caplog: p
     assert after[op] is not before_files[op]
     kept = [rel for rel, f in after.items() if f is before_files.get(rel)]
     assert 0 < len(kept) < len(after)
+
+    # The search index still has every section of every page, once (the theme's own merge dropped every operation
+    # page's entries when the operations table was rebuilt, and listed other rebuilt pages twice).
+    after_index = _locations(site)
+    assert after_index == before_index
+    assert after_index["operations/fakeWidgetCreate/"] == 1
 
     # Every page is still in the sitemap, kept or rebuilt.
     sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")

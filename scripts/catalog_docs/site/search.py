@@ -95,10 +95,13 @@ class CatalogSearchPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]
         self._whole: dict[str, str] = {}
         """The whole HTML of each page being built whose search view it replaced, by source path."""
         self._search = False
+        self._built: set[str] = set()
+        """The URL of every page this build built (the search plugin indexed each of them again)."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self._search = any(name in ("search", "material/search") for name in config.plugins)
         self._whole = {}
+        self._built = set()
         return config
 
     @event_priority(-100)  # after every other plugin's: the search plugin reads the page in on_page_context
@@ -114,4 +117,24 @@ class CatalogSearchPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]
         whole = self._whole.pop(page.file.src_uri, None)
         if whole is not None:
             page.content = _as_the_theme_writes(whole)
+        self._built.add(page.url)
         return context
+
+    @event_priority(100)  # before the search plugin writes its index
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Under `mkdocs serve --dirty`, the index keeps every page once. The theme's search plugin merges a
+        rebuild's entries into the last index as if one page had been rebuilt: it drops the old entries of the
+        first rebuilt page only, and every entry whose address starts with that page's (`operations/` is the
+        start of every operation page's), so an edit that rebuilt the operations table dropped every operation
+        page from the preview's search, and the other rebuilt pages were listed twice. Here the old entries of
+        every page this rebuild built are dropped, the others kept, and the theme's plugin writes that index."""
+        search = next((config.plugins[name] for name in ("material/search", "search") if name in config.plugins),
+                      None)
+        prev = getattr(search, "search_index_prev", None)
+        current = getattr(search, "search_index", None)
+        if prev is None or current is None or not hasattr(prev, "entries") or not hasattr(current, "entries"):
+            return
+        built = self._built
+        current.entries = [e for e in prev.entries if str(e.get("location", "")).split("#", 1)[0] not in built] \
+            + current.entries
+        search.search_index_prev = None  # type: ignore[union-attr]  # its own merge would drop entries again
