@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
+from mkdocs.exceptions import Abort
 
 from catalog_docs.devtools.bench import _flip_value
 from catalog_docs.site import plugin, preview
@@ -63,6 +65,8 @@ def test_an_edit_rebuilds_its_pages_and_keeps_the_others(serving: Any, caplog: p
     op_html = site / "operations" / "fakeWidgetList" / "index.html"
     untouched_html = site / "operations" / "fakeWidgetCreate" / "index.html"
     old_op, old_untouched = op_html.read_text(encoding="utf-8"), untouched_html.stat().st_mtime_ns
+    catalog_json = site / "downloads" / "catalog.json"
+    old_json = json.loads(catalog_json.read_text(encoding="utf-8"))
     before_index = _locations(site)
 
     version = project / "catalog" / "versions" / "FAKE-2.0.yaml"
@@ -72,6 +76,9 @@ def test_an_edit_rebuilds_its_pages_and_keeps_the_others(serving: Any, caplog: p
 
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
     assert op_html.read_text(encoding="utf-8") != old_op  # the edited value's page is rebuilt
+    assert not plugin._writes  # the downloads were written (in threads) before the build ended
+    new_json = json.loads(catalog_json.read_text(encoding="utf-8"))
+    assert new_json != old_json and new_json.keys() == old_json.keys()  # whole, with the edited value
     assert untouched_html.stat().st_mtime_ns == old_untouched  # and a page it does not show is not
     after = ours._kept
     assert after[untouched] is before_files[untouched]  # the same file and page objects, taken again
@@ -103,3 +110,18 @@ def test_a_page_whose_built_html_is_gone_is_built_again(serving: Any) -> None:
     build(_config(project), serve_url=SERVE_URL, dirty=True)
     assert gone.is_file() and "fakeWidgetCreate" in gone.read_text(encoding="utf-8")
     assert ours._kept["operations/fakeWidgetCreate.md"] is not before  # made afresh, its text read again
+
+
+def test_a_download_that_cannot_be_written_fails_the_rebuild_naming_it(serving: Any,
+                                                                      caplog: pytest.LogCaptureFixture) -> None:
+    project, first = serving
+    build(first, serve_url=SERVE_URL, dirty=True)
+    target = project / "site" / "downloads" / "catalog.json"
+    target.unlink()
+    target.mkdir()  # in the way of the file
+    version = project / "catalog" / "versions" / "FAKE-2.0.yaml"
+    version.write_text(_flip_value(version.read_text(encoding="utf-8"), "/fakeWidgetList"), encoding="utf-8")
+    with caplog.at_level(logging.ERROR), pytest.raises(Abort):  # as mkdocs stops on a plugin's error
+        build(_config(project), serve_url=SERVE_URL, dirty=True)
+    assert re.search(r"downloads/catalog\.json could not be written: .*Is a directory", caplog.text)
+    assert not plugin._writes
