@@ -69,12 +69,18 @@ def test_the_state_changes_with_an_edit_and_not_with_a_read(tmp_path: Path) -> N
     assert len(folder_state([folder])) == len(before) + 1
 
 
-def test_a_rebuild_takes_the_render_made_ahead(tmp_path: Path) -> None:
+def _edited_and_rendered_ahead(tmp_path: Path) -> tuple[Path, _Render, Ahead]:
+    """The fake catalogue with one value edited, and that edit rendered ahead (as the watcher would)."""
     folder = _catalog(tmp_path)
     render = _Render(folder)
     ahead = Ahead([folder], render)
     _edit(folder, "fake: unlimited\n")
     ahead._ahead()
+    return folder, render, ahead
+
+
+def test_a_rebuild_takes_the_render_made_ahead(tmp_path: Path) -> None:
+    _, render, ahead = _edited_and_rendered_ahead(tmp_path)
     assert render.calls == 1
     assert ahead.texts() == {"page.md": "fake: unlimited\n"}
     assert render.calls == 1  # not rendered again
@@ -83,11 +89,7 @@ def test_a_rebuild_takes_the_render_made_ahead(tmp_path: Path) -> None:
 
 
 def test_a_change_after_the_render_began_is_rendered_by_the_rebuild(tmp_path: Path) -> None:
-    folder = _catalog(tmp_path)
-    render = _Render(folder)
-    ahead = Ahead([folder], render)
-    _edit(folder, "fake: unlimited\n")
-    ahead._ahead()
+    folder, render, ahead = _edited_and_rendered_ahead(tmp_path)
     _edit(folder, "fake: close-again\n")
     assert ahead.texts() == {"page.md": "fake: close-again\n"}
     assert render.calls == 2

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from markdown.postprocessors import RawHtmlPostprocessor  # type: ignore[import-untyped]  # no stubs
 from markdown.util import BLOCK_LEVEL_ELEMENTS, ETX, STX  # type: ignore[import-untyped]  # no stubs
 from markupsafe import Markup
 
@@ -44,13 +45,12 @@ def passthrough(source: str, language: str, class_name: str, options: dict[str, 
 
 _MARK = "<!--catalog-html {}-->"
 _MARKS = re.compile(r"<!--catalog-html (\d+)-->")
-_FIRST_TAG = re.compile(r"<\/?([^ >]+)")
-"""Python-Markdown's test of whether stashed HTML is a block (postprocessors.RawHtmlPostprocessor.isblocklevel)."""
 _BLANK_LINE = re.compile(r"(?<=\n) +\n")
 
 
 def _is_block(body: str) -> bool:
-    found = _FIRST_TAG.match(body)
+    """RawHtmlPostprocessor.isblocklevel, with its own pattern, for a Markdown that lists the default block tags."""
+    found = RawHtmlPostprocessor.BLOCK_LEVEL_REGEX.match(body)
     if found is None:
         return False
     tag = found.group(1)
