@@ -17,6 +17,8 @@ from catalog_docs.compare.changes import Change, Comparison, compare_catalogs, c
 from catalog_docs.compare.formats import COMMENT_BUDGET, COMMENT_LIMIT, Notes, format_comparison
 from catalog_docs.compare.gate import Review, load_acknowledgements, parse_fail_on, review
 from catalog_docs.errors import CatalogDocsError
+from catalog_docs.escape import for_terminal
+from catalog_docs.layout import address_problem
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -62,11 +64,14 @@ def working_tree_name(catalog_dir: Path) -> str | None:
 
 
 def site_base(url: str | None) -> str | None:
-    """The hosted site's address, ending in '/' (http or https only; anything else is refused)."""
+    """The hosted site's address, ending in '/' (a plain http(s) address, layout.address_problem; anything else
+    is refused)."""
     if not url:
         return None
-    if not url.startswith(("https://", "http://")) or any(ch.isspace() or ch in "<>\"'`()" for ch in url):
-        raise CatalogDocsError(f"--site-url: expected an http(s) address of the published site, found {url!r}")
+    problem = address_problem(url)
+    if problem is not None:
+        raise CatalogDocsError(f"--site-url: expected an http(s) address of the published site, found "
+                               f"'{for_terminal(url[:80])}': {problem}")
     return url if url.endswith("/") else url + "/"
 
 

@@ -27,6 +27,9 @@ from markupsafe import escape
 
 from catalog_docs.catalog.model import Catalog, VersionLabel
 from catalog_docs.compare.formats import SummaryRow
+from catalog_docs.errors import CatalogDocsError
+from catalog_docs.escape import for_terminal
+from catalog_docs.layout import SITE_URL_ENV, address_problem
 from catalog_docs.site.history import Added, LabelHistory
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -71,11 +74,18 @@ def _id(catalog: Catalog, *parts: str) -> str:
     return "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, name))
 
 
-def site_address(url: str | None) -> str | None:
+def site_address(url: str | None, given: str = f"${SITE_URL_ENV}") -> str | None:
     """The site's public address as the build is given it (`SITE_URL`, which mkdocs.yml reads too), ending in '/';
-    None when unset or not an http(s) address, and the feed's links stay relative."""
-    if not url or not url.startswith(("https://", "http://")) or any(ch.isspace() for ch in url):
+    None when unset or empty (the feed's links stay relative). Anything but a plain http(s) address
+    (layout.address_problem) is refused in one line naming `given`, where the address came from: it lands in
+    every page's canonical link, the sitemap and the feed."""
+    if not url:
         return None
+    problem = address_problem(url)
+    if problem is not None:
+        shown = for_terminal(url if len(url) <= 80 else url[:77] + "...")
+        raise CatalogDocsError(f"{given}: expected a plain http(s) address such as https://docs.example.org/, found "
+                               f"'{shown}': {problem} (nothing was built)")
     return url if url.endswith("/") else url + "/"
 
 

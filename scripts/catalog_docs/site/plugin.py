@@ -31,9 +31,10 @@ from mkdocs.structure.files import File, Files
 from catalog_docs.catalog.drafts import refuse_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.escape import for_terminal
-from catalog_docs.layout import TEMPLATES
+from catalog_docs.layout import SITE_URL_ENV, TEMPLATES
 from catalog_docs.site import preview
 from catalog_docs.site.ahead import Ahead
+from catalog_docs.site.feed import site_address
 from catalog_docs.site.fences import lift_blocks, restore_blocks
 from catalog_docs.site.folders import check_writable_folder
 from catalog_docs.site.handwritten import hand_written, refuse_collisions
@@ -197,9 +198,11 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         preview.start(command=command, dirty=dirty)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        """docs/ is listed, without following anything, before mkdocs walks and reads it."""
+        """The site's address is checked (feed.site_address), and docs/ is listed, without following anything,
+        before mkdocs walks and reads it."""
         docs = Path(config.docs_dir)
         try:
+            site_address(config.site_url, f"site_url in mkdocs.yml (${SITE_URL_ENV})")
             found = hand_written(docs, shown=os.path.relpath(docs, Path(config.config_file_path).parent))
         except CatalogDocsError as exc:
             raise PluginError(str(exc)) from None

@@ -27,7 +27,8 @@ from pathlib import Path
 from catalog_docs.catalog.drafts import find_drafts, refuse_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.escape import for_terminal
-from catalog_docs.layout import ENGINE_DOCS_ENV, TEMPLATES
+from catalog_docs.layout import ENGINE_DOCS_ENV, SITE_URL_ENV, TEMPLATES
+from catalog_docs.site.feed import site_address
 from catalog_docs.site.folders import EngineFolder, read_hand_written
 from catalog_docs.site.handwritten import hand_written, refuse_collisions
 from catalog_docs.site.pages import directory_urls_of, site_files
@@ -72,7 +73,8 @@ def _engine_env(folder: EngineFolder) -> dict[str, str]:
 
 def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: bool = False) -> int:
     """Render, lay out a build folder, run `command` (an engine's build) on it, remove the folder; returns the
-    command's exit code. A broken catalogue or docs/ raises before anything runs."""
+    command's exit code. A broken catalogue or docs/, or a bad SITE_URL, raises before anything runs."""
+    site_address(os.environ.get(SITE_URL_ENV))
     if publish:
         refuse_drafts(catalog_dir)
     directory_urls = directory_urls_of(catalog_dir.parent)
@@ -131,6 +133,7 @@ def watch(catalog_dir: Path, docs: Path, command: Sequence[str] = (), *, stop: t
     """Render once into a build folder of its own, then start `command` (the engine's own server, if given) on
     it and render again on every change under the catalogue folder, the templates or docs/ until it exits or
     `stop` is set. Removes the folder; returns the command's exit code."""
+    site_address(os.environ.get(SITE_URL_ENV))  # the engine reads it from mkdocs.yml: refused before it runs
     stop = stop or threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():  # `kill` stops the server too, as Ctrl-C does
