@@ -98,7 +98,7 @@ def test_one_changed_value_changes_exactly_the_pages_that_show_it(tmp_path: Path
 
 def test_a_comparison_with_many_unchanged_values_gives_their_count_not_their_rows(tmp_path: Path) -> None:
     from catalog_docs.compare.changes import Side, compare_sides
-    from catalog_docs.site.render import UNCHANGED_LISTED
+    from catalog_docs.site.compare_pages import UNCHANGED_LISTED
 
     write_synth(SynthSpec(operations=300, versions=2, plans=2, seed=4), tmp_path)
     catalog = load_catalog(tmp_path)

@@ -267,7 +267,8 @@ def test_operation_and_plan_pages_mark_exactly_the_values_comparisons_report(spe
 
 
 def test_a_long_relisted_plan_entry_counts_its_unchanged_values_instead_of_listing_them(tmp_path: Path) -> None:
-    from catalog_docs.site.render import UNCHANGED_LISTED, render_pages
+    from catalog_docs.site.compare_pages import UNCHANGED_LISTED
+    from catalog_docs.site.render import render_pages
 
     n = UNCHANGED_LISTED + 10
     catalog = load_catalog(write_catalog(tmp_path / "catalog", {

@@ -12,7 +12,7 @@ from catalog_docs.compare.changes import compare_catalogs
 from catalog_docs.compare.formats import format_text, summary_rows
 from catalog_docs.compare.json_format import comparison_data, schema
 from catalog_docs.compare.rules import KIND_IDS, RULES, RULES_BY_ID, SUMMARY_ORDER, VALUE_KINDS
-from catalog_docs.site.render import _first_changes
+from catalog_docs.site.changelog import first_changes
 from review_cases import decision_pair
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +61,7 @@ def test_summary_rows_carry_their_kind_and_the_changelog_links_by_it(tmp_path: P
     for row in rows[:-1]:
         assert row.kind in KIND_IDS
         assert row.what.lower() == RULES_BY_ID[row.kind].noun(row.n)
-    anchors = _first_changes(cmp, rows)
+    anchors = first_changes(cmp, rows)
     by_id = {c.id: c for c in cmp.changes}
     for row, anchor in zip(rows, anchors, strict=True):
         if row.kind is not None and RULES_BY_ID[row.kind].anchored:

@@ -1,4 +1,4 @@
-"""The site's downloads are made in parts, each written as it comes (render._Job.parts): joined, the parts are
+"""The site's downloads are made in parts, each written as it comes (paging.Job.parts): joined, the parts are
 exactly the text `catalog-docs export` writes whole, for any catalogue the maintainers' edits can make (entries
 without a path, labels and plan entries added or removed, texts that look like the
 JSON or YAML they are spliced into)."""

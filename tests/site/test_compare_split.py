@@ -1,6 +1,6 @@
-"""A comparison with more value rows than one page holds (render.COMPARE_PAGE_ROWS) continues on page-N pages, and
-every permalink of today (compare/A...B/#CHANGE-ID) still reaches its row: on page 1, or through the lookup page 1
-names (render.moved_lookup, followed by catalog.js)."""
+"""A comparison with more value rows than one page holds (compare_pages.COMPARE_PAGE_ROWS) continues on page-N
+pages, and every permalink of today (compare/A...B/#CHANGE-ID) still reaches its row: on page 1, or through the
+lookup page 1 names (compare_pages.moved_lookup, followed by catalog.js)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from browsing import new_visit
 from catalog_docs.authoring.synth import SynthSpec, synth_files
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Side, compare_sides
-from catalog_docs.site import render
-from catalog_docs.site.render import MOVED_LOOKUP, compare_chunks, render_pages
+from catalog_docs.site import compare_pages
+from catalog_docs.site.compare_pages import MOVED_LOOKUP, compare_chunks
+from catalog_docs.site.render import render_pages
 from fixture_facts import FIXTURE_CATALOG, LABEL_SLUGS, PAIRS
 from sitebuild import build, copy_project
 from siteserver import serve
@@ -35,7 +36,7 @@ def _page_of(lookup: dict[str, object], change_id: str) -> int:
 
 @pytest.fixture
 def split(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    monkeypatch.setattr(render, "COMPARE_PAGE_ROWS", 5)
+    monkeypatch.setattr(compare_pages, "COMPARE_PAGE_ROWS", 5)
     return render_pages(load_catalog(FIXTURE_CATALOG))
 
 
@@ -71,8 +72,8 @@ def test_every_row_is_on_exactly_one_page_in_order_and_the_lookup_finds_the_late
 
 def test_a_hash_two_rows_share_is_looked_up_by_the_whole_id() -> None:
     chunks = [frozenset({"a--00000001"}), frozenset({"b--12345678", "c--00000002"}), frozenset({"d--12345678"})]
-    lookup = json.loads(render.moved_lookup(chunks, ["compare/x.md", "compare/x/page-2.md", "compare/x/page-3.md"],
-                                            True))
+    names = ["compare/x.md", "compare/x/page-2.md", "compare/x/page-3.md"]
+    lookup = json.loads(compare_pages.moved_lookup(chunks, names, True))
     assert lookup["ids"] == {"b--12345678": 0, "d--12345678": 1}
     assert [_page_of(lookup, i) for i in ("b--12345678", "c--00000002", "d--12345678")] == [0, 0, 1]
 
@@ -138,4 +139,4 @@ def test_pages_of_a_large_comparison_stay_under_a_megabyte() -> None:
            'permalink" href="#' + "i" * 200 + '" title="Link to this change (click to copy)" aria-label="Position '
            '10000: link to this change">10000</a></td><th scope="row"><a href="../../operations/' + "s" * 250
            + '/">/' + "s" * 250 + "</a></th><td>unlimited</td><td>unlimited new</td></tr>")
-    assert render.COMPARE_PAGE_ROWS * len(row) < 900_000, len(row)
+    assert compare_pages.COMPARE_PAGE_ROWS * len(row) < 900_000, len(row)

@@ -23,7 +23,8 @@ from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 from catalog_docs.site.history import no_history
-from catalog_docs.site.render import PAGE_ROWS, render_pages, rows_per_page
+from catalog_docs.site.paging import PAGE_ROWS, rows_per_page
+from catalog_docs.site.render import render_pages
 
 FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versions index",
          "plans/index.md": "plans index", "compare/index.md": "compare index",

@@ -117,7 +117,8 @@ def test_an_error_in_the_second_process_is_raised_in_the_first(tmp_path: Path) -
     import pytest
 
     from catalog_docs.errors import CatalogDocsError
-    from catalog_docs.site.render import _Job, plan_pages, render_jobs
+    from catalog_docs.site.paging import Job
+    from catalog_docs.site.render import plan_pages, render_jobs
 
     jobs = plan_pages(_synthetic(tmp_path, 40)).jobs
 
@@ -126,13 +127,13 @@ def test_an_error_in_the_second_process_is_raised_in_the_first(tmp_path: Path) -
 
     # Every job fails, so whichever process takes a job first, both see the error; the parent's own
     # error must win over a half-finished answer, and the child must not be left behind.
-    broken = [_Job(path=j.path, kind=j.kind, produce=fail) for j in jobs]
+    broken = [Job(path=j.path, kind=j.kind, produce=fail) for j in jobs]
     with pytest.raises(CatalogDocsError, match="page 7 cannot be rendered"):
         render_jobs(broken, workers=2)
     # Only one job fails: it may fall to either process; the error reaches the caller all the same.
     for index in (0, 1, len(jobs) - 1):
         one_broken = list(jobs)
-        one_broken[index] = _Job(path=jobs[index].path, kind=jobs[index].kind, produce=fail)
+        one_broken[index] = Job(path=jobs[index].path, kind=jobs[index].kind, produce=fail)
         with pytest.raises(CatalogDocsError, match="page 7 cannot be rendered"):
             render_jobs(one_broken, workers=2)
 
@@ -140,19 +141,20 @@ def test_an_error_in_the_second_process_is_raised_in_the_first(tmp_path: Path) -
 def test_work_lost_with_the_second_process_is_done_in_the_first(tmp_path: Path) -> None:
     import os
 
-    from catalog_docs.site.render import _Job, plan_pages, render_jobs
+    from catalog_docs.site.paging import Job
+    from catalog_docs.site.render import plan_pages, render_jobs
 
     jobs = plan_pages(_synthetic(tmp_path, 40)).jobs
     parent = os.getpid()
 
-    def die_in_child(job: _Job) -> object:
+    def die_in_child(job: Job) -> object:
         def produce() -> str:
             if os.getpid() != parent:
                 os._exit(3)  # the helper process dies without an answer
             return job.produce()
         return produce
 
-    fragile = [_Job(path=j.path, kind=j.kind, produce=die_in_child(j)) for j in jobs]
+    fragile = [Job(path=j.path, kind=j.kind, produce=die_in_child(j)) for j in jobs]
     assert render_jobs(fragile, workers=2) == render_jobs(jobs, workers=1)
 
 

@@ -26,8 +26,9 @@ from catalog_docs.site.provenance import (
     section_anchor,
     source_sections,
 )
-from catalog_docs.site.render import _environment, do_cite, render_pages
+from catalog_docs.site.render import render_pages
 from catalog_docs.site.tables import Href
+from catalog_docs.site.templating import do_cite, environment
 
 
 @cache
@@ -102,7 +103,7 @@ def test_a_large_catalogue_is_counted_not_listed() -> None:
     assert wide[4].entries_listed and not wide[4].values_listed
     assert all(c.positions is None for pv in wide[8].plan_values for c in pv.counts)
 
-    text = _environment().get_template("sources.md.j2").render(
+    text = environment().get_template("sources.md.j2").render(
         root=Markup("../"), href=Href("sources/index.md", True), catalog=catalog(),
         register={n.id: n for n in catalog().not_shown},
         sections=tuple(small.values()), max_rows=ff.LISTING_SIZE - 1, max_values=10_000,

@@ -1,4 +1,4 @@
-"""The preview loop's reuse (render.PageMemo, validate.LoadCache) never shows a stale page: after any edit, the
+"""The preview loop's reuse (keys.PageMemo, validate.LoadCache) never shows a stale page: after any edit, the
 files a warm render returns are exactly those of a fresh, cold render of the edited catalogue, file for file.
 
 The warm side is what `mkdocs serve` runs after each save (pages.site_files with reuse): the catalogue loaded
@@ -159,7 +159,8 @@ def test_catalog_json_from_parts_is_the_whole_text(tmp_path: Path) -> None:
     text looks like the JSON it is spliced into."""
     from catalog_docs.downloads.export import catalog_data
     from catalog_docs.serialize import to_json
-    from catalog_docs.site.render import _catalog_json_parts, _Digests
+    from catalog_docs.site.download_parts import catalog_json_parts
+    from catalog_docs.site.keys import Digests
 
     docs = copy.deepcopy(BASE)
     docs["service"]["summary"] = 'A fake summary with "versions": [] and\n  "versions": [] in it.'
@@ -171,7 +172,7 @@ def test_catalog_json_from_parts_is_the_whole_text(tmp_path: Path) -> None:
             docs = _edit(docs, edit)
             write_docs(docs, folder)
         catalog = load_catalog(folder)
-        parts = _catalog_json_parts(catalog, memo, _Digests(catalog, True))
+        parts = catalog_json_parts(catalog, memo, Digests(catalog, True))
         assert "".join(parts) == to_json(catalog_data(catalog)), edit
 
 
@@ -181,7 +182,7 @@ def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, monkeypa
     """After a keyed render, wherever its downloads were produced (this process, the forked child), the memo
     holds each plan entry's part of catalog.json and each path item of openapi.yaml: one edited value then builds the
     document's head and one path item, not all."""
-    from catalog_docs.site import render as render_module
+    from catalog_docs.site import download_parts
 
     folder = _synth(tmp_path, 300)
     memo, cache = PageMemo(), LoadCache()
@@ -192,8 +193,8 @@ def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, monkeypa
     assert len(memo.openapi_paths) == sum(e.path is not None for e in catalog.entries)
     _flip_one_value(folder, -1, 5)
     made: list[object] = []
-    real = render_module.to_yaml_plain
-    monkeypatch.setattr(render_module, "to_yaml_plain", lambda *a, **k: made.append(a) or real(*a, **k))
+    real = download_parts.to_yaml_plain
+    monkeypatch.setattr(download_parts, "to_yaml_plain", lambda *a, **k: made.append(a) or real(*a, **k))
     warm = render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1)
     assert len(made) == 2, "the head and the edited entry's path item"
     assert warm == render_pages(load_catalog(folder), workers=1)

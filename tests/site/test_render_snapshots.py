@@ -25,7 +25,8 @@ from jinja2 import meta
 
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.site.history import Added, BuildTime, LabelHistory
-from catalog_docs.site.render import _environment, render_pages
+from catalog_docs.site.render import render_pages
+from catalog_docs.site.templating import environment
 from fixture_facts import FIXTURE_CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +73,7 @@ def template_for(rel: str) -> str:
 def _imports(template: str) -> list[str]:
     if not template.endswith(".j2"):
         return []
-    env = _environment()
+    env = environment()
     source = (TEMPLATES / template).read_text(encoding="utf-8")
     return sorted(t for t in meta.find_referenced_templates(env.parse(source)) if t)
 

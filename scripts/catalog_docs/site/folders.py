@@ -5,6 +5,7 @@
   refused unless the whole folder is to be replaced (`--replace`), and a link is never written or deleted through.
 - `EngineFolder`: the folder an engine without plugins (Zensical) builds from, made for that build under
   `build/catalog-docs/` (BUILD_ROOT): the rendered pages plus copies of the hand-written ones.
+- `write_parts`: a download made in parts, written into a render's spill folder as its parts come.
 - `clean`: removes site/ and the tool's own build folders, never through a link.
 """
 
@@ -15,7 +16,7 @@ import secrets
 import shutil
 import stat
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from catalog_docs.errors import CatalogDocsError
@@ -205,3 +206,18 @@ def clean(project: Path, site: str = "site") -> list[str]:
             raise CatalogDocsError(f"cannot remove {for_terminal(path)}: {exc.strerror or exc}") from None
         removed.append(rel)
     return removed
+
+
+def write_parts(target: Path, parts: Callable[[], Iterable[str]]) -> str:
+    """Write a file's parts into `target` as they come (through a temporary file beside it, renamed when whole);
+    returns "" (what the render's result holds in its place until it is left out)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial_file = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        with partial_file.open("w", encoding="utf-8", newline="") as out:
+            for part in parts():
+                out.write(part)
+        partial_file.replace(target)
+    finally:
+        partial_file.unlink(missing_ok=True)
+    return ""

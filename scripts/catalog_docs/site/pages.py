@@ -4,7 +4,7 @@ plugin (mkdocs, ProperDocs), the build folder of other engines (Zensical) and `c
 A render in a long-lived process (the `mkdocs serve` preview, `catalog-docs watch`) reuses what the last render
 in this process worked out from inputs that did not change: the located parse and schema check of every
 catalogue file whose bytes are the same (validate.LoadCache) and every page and download whose inputs are the
-same (render.PageMemo). Both start afresh when the package's code or templates change.
+same (keys.PageMemo). Both start afresh when the package's code or templates change.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class _Reuse:
     def for_code(self, code: bytes) -> _Reuse:
         if code != self.code or self.load is None:
             from catalog_docs.catalog.validate import LoadCache
-            from catalog_docs.site.render import PageMemo
+            from catalog_docs.site.keys import PageMemo
 
             self.code, self.load, self.pages = code, LoadCache(), PageMemo()
         return self
@@ -139,7 +139,7 @@ def site_files_apart(catalog_dir: Path, *, directory_urls: bool | None = None, s
     allocator keeps: 240 MB at 10,000 operations) stays in that process, and this one holds only the texts
     while mkdocs builds. A small catalogue, or a process that cannot fork safely (threads), renders here; so
     does one whose render process fails, which then raises here what it raised there."""
-    from catalog_docs.site.render import _Answer
+    from catalog_docs.site.workers import Answer
 
     size = sum(p.stat().st_size for p in catalog_dir.rglob("*.yaml") if p.is_file())
     if size < APART_MIN_BYTES or not hasattr(os, "fork") or threading.active_count() > 1:
@@ -149,7 +149,7 @@ def site_files_apart(catalog_dir: Path, *, directory_urls: bool | None = None, s
     if pid == 0:  # the render process: render, send the texts in batches, leave without the parent's exit code
         _render_and_send(catalog_dir, directory_urls, spill, read_fd, write_fd)
     os.close(write_fd)
-    answer = _Answer(read_fd)
+    answer = Answer(read_fd)
     answer.run()  # here: this process has nothing else to do meanwhile
     os.waitpid(pid, 0)
     if answer.status != "ok":  # an invalid catalogue, a bug: the same render here raises it as its own

@@ -75,7 +75,7 @@ def _operations_from(base: str) -> str:
 def relative_url(url: str, base: str) -> str:
     """`posixpath.relpath("/" + url, base)` for the site's own URLs and folders, which hold no `.` or `..`
     segments (slugs are validated): the same answer without relpath's normalising passes, which cost a
-    tenth of the render at 1,000 operations (every page links every label)."""
+    noticeable share of the render (every page links every label)."""
     target = [s for s in url.split("/") if s]
     start = [s for s in base.split("/") if s]
     common = 0
@@ -198,7 +198,7 @@ FILTERS = {
     "path_header": do_path_header,
     "unchanged_rows": do_unchanged_rows,
 }
-"""The table filters, registered with the template environment in `render._environment`."""
+"""The table filters, registered with the template environment in `templating.environment`."""
 
 MARKS = {"CHANGED": CHANGED, "PLANS_DIFFER": PLANS_DIFFER, "NEW_VALUE": NEW_VALUE, "NOT_LISTED": NOT_LISTED,
          "NOT_LISTED_CELL": NOT_LISTED_CELL}

@@ -1,0 +1,194 @@
+"""The page planner (`Pages`: every file a render makes, as jobs) and table paging (`paged`). Nothing here
+writes a file."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Template
+from markupsafe import Markup
+
+from catalog_docs.catalog.model import Catalog, ListingEntry, PlanEntry, VersionLabel
+from catalog_docs.compare.changes import listings
+from catalog_docs.errors import CatalogDocsError
+from catalog_docs.site.keys import Digests, digest
+from catalog_docs.site.tables import Href
+from catalog_docs.site.templating import environment
+
+PAGE_ROWS = 250
+"""Tables with more listing entries than this are split over several pages, so no page grows without bound."""
+PAGE_CELLS = 10_000
+"""At most this many values in one table page (250 rows of 40 columns); wider tables get fewer rows."""
+PAGE_ROWS_MIN = 50
+"""However wide a table, a page holds at least this many rows."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cell:
+    """One value of a (label, plan entry) column for one listing entry, or None when the plan is not listed."""
+
+    value: str | None
+    changed_from: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Column:
+    """A (version label, plan entry) column of the operations index and the matrix."""
+
+    version: VersionLabel
+    plan_index: int
+
+    @property
+    def plan(self) -> Any:
+        return self.version.plans[self.plan_index]
+
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One generated file to produce: `kind` is its template's name, or `download` for an export. `key`, when
+    the render is keyed (see PageMemo), is a digest of everything the file is made from; None: always produce."""
+
+    path: str
+    kind: str
+    produce: Callable[[], str]
+    key: bytes | None = None
+    parts: Callable[[], Iterable[str]] | None = None
+    """A download's text in parts, as they are made (`produce` joins them): a build writes each into the file."""
+
+
+def _joined(parts: Callable[[], Iterable[str]]) -> str:
+    return "".join(parts())
+
+
+class Pages:
+    """Collects rendered pages; every page knows its depth so links can be written relative."""
+
+    def __init__(self, catalog: Catalog, directory_urls: bool = True, *, keyed: bool = False) -> None:
+        self.catalog = catalog
+        self.directory_urls = directory_urls
+        self.digests = Digests(catalog, directory_urls) if keyed else None
+        self.env = environment()
+        self.jobs: list[Job] = []
+        self.paths: set[str] = set()
+        self.columns = [Column(version=v, plan_index=i) for v in catalog.versions for i in range(len(v.plans))]
+        self.register = {n.id: n for n in catalog.not_shown}
+        self._listings: dict[str, list[tuple[PlanEntry | None, PlanEntry | None]]] = {}
+        self._templates: dict[str, Template] = {}
+
+    def _claim(self, path: str) -> None:
+        if path in self.paths:
+            # Behind the validator's slug rules: a slug such as `index` would silently replace another page.
+            raise CatalogDocsError(
+                f"two pages would both be docs/{path}: a path, version label or plan entry name gives the slug "
+                f"of another page; rename it (index is taken in every folder, page-N in operations/)"
+            )
+        self.paths.add(path)
+
+    def add(self, path: str, template: str, *, page_values: Callable[[], bytes] | None = None, **context: Any) -> None:
+        """Plan a page: `template` rendered with `context` (plus root, catalog and register)."""
+        self.add_lazy(path, template, lambda: context, page_values=page_values)
+
+    def add_lazy(self, path: str, template: str, make_context: Callable[[], dict[str, Any]], *,
+                 page_values: Callable[[], bytes] | None = None) -> None:
+        """Plan a page whose context is worked out when the page is rendered (possibly in the helper process).
+        `page_values` gives a digest of the lock values the page shows, when a keyed render may key it on those
+        alone (the template reads no other value, through its context or the catalogue); without it the page is
+        keyed on every value."""
+        self._claim(path)
+        tpl = self._templates.get(template)
+        if tpl is None:  # once per render: Jinja's auto_reload looks at the template's file on every get_template
+            tpl = self._templates[template] = self.env.get_template(template)
+        base = {"root": Markup("../" * path.count("/")), "href": Href(path, self.directory_urls),
+                "catalog": self.catalog, "register": self.register}
+        self.jobs.append(Job(path=path, kind=template, produce=lambda: tpl.render(**base, **make_context()),
+                              key=self._key(path, template, page_values)))
+
+    def add_file(self, path: str, produce: Callable[[], str], *, keyed: bool = True, kind: str = "download",
+                 page_values: Callable[[], bytes] | None = None) -> None:
+        """Plan a file that no template makes: a download (keyed on the whole catalogue; `keyed=False`: produced
+        on every render), or another `kind` (the feed), keyed like a page on `page_values` (see add_lazy)."""
+        self._claim(path)
+        self.jobs.append(Job(path=path, kind=kind, produce=produce,
+                              key=self._key(path, kind, page_values) if keyed else None))
+
+    def add_download(self, path: str, parts: Callable[[], Iterable[str]]) -> None:
+        """Plan a download made in parts (see Job.parts), keyed on the whole catalogue."""
+        self._claim(path)
+        self.jobs.append(Job(path=path, kind="download", produce=partial(_joined, parts), parts=parts,
+                              key=self._key(path, "download", None)))
+
+    def _key(self, path: str, template: str, page_values: Callable[[], bytes] | None) -> bytes | None:
+        if self.digests is None:
+            return None
+        values = self.digests.whole if page_values is None else page_values()
+        return digest(template, path, self.digests.skeleton, values)
+
+    def history(self, entry: ListingEntry) -> list[tuple[VersionLabel, list[Cell]]]:
+        """Per-operation comparison: for each label, a cell per plan entry name (plan_cells, by label)."""
+        columns = [self.plan_cells(name, entry) for name in self.catalog.plan_names]
+        return [(v, [column[i] for column in columns]) for i, v in enumerate(self.catalog.versions)]
+
+    def plan_cells(self, name: str, entry: ListingEntry) -> list[Cell]:
+        """One plan entry's value for one listing entry under each label, marked where it changed since
+        its previous label (`compare.listings`: the same rule as every comparison)."""
+        found = self._listings.get(name)
+        if found is None:
+            found = self._listings[name] = listings(self.catalog, name)
+        i = entry.position - 1
+        cells = []
+        for plan, previous in found:
+            if plan is None:
+                cells.append(Cell(value=None))
+                continue
+            value, before = plan.values[i], previous.values[i] if previous is not None else None
+            cells.append(Cell(value=value, changed_from=before if before is not None and before != value else None))
+        return cells
+
+
+def _chunks(n: int, size: int = PAGE_ROWS) -> list[tuple[int, int]]:
+    return [(i, min(i + size, n)) for i in range(0, max(n, 1), size)]
+
+
+def rows_per_page(columns: int) -> int:
+    """How many rows a table page holds: PAGE_ROWS, fewer when the table is wide, so that one page
+    holds at most PAGE_CELLS values and its HTML stays well under 2 MB however many labels there are."""
+    return max(PAGE_ROWS_MIN, min(PAGE_ROWS, PAGE_CELLS // max(columns, 1)))
+
+
+@lru_cache(maxsize=1 << 14)
+def href_to(target: str, current: str) -> Markup:
+    # A table's pager links every page of it from each of them: n * n links per table, on every render.
+    rel = posixpath.relpath("/" + target, "/" + posixpath.dirname(current))  # absolute: no os.getcwd() per link
+    return Markup("/".join(quote(part, safe="._~-") for part in rel.split("/")))
+
+
+def paged(pages: Pages, first: str, template: str, rows: list[Any], size: int = PAGE_ROWS,
+           make_row: Callable[[Any], Any] | None = None, *,
+           page_values: Callable[[int, int], bytes] | None = None, **context: Any) -> None:
+    """Render a table page, continued on `page-N` pages when there are more rows than one page holds.
+
+    `first` is the first page's path (`operations/index.md`, `versions/<slug>.md`); later pages go into
+    the folder of the same name (`operations/page-2.md`, `versions/<slug>/page-2.md`), so page 1 keeps
+    its URL however long the table grows. With `make_row`, each page's rows are made from `rows` when
+    that page is rendered. `page_values(start, stop)`: see Pages.add_lazy."""
+    chunks = _chunks(len(rows), size)
+    folder = first[: -len("/index.md")] if first.endswith("/index.md") else first[: -len(".md")]
+    names = [first] + [f"{folder}/page-{i}.md" for i in range(2, len(chunks) + 1)]
+    for i, ((start, stop), name) in enumerate(zip(chunks, names, strict=True)):
+        pager = [(j + 1, href_to(n, name), j == i) for j, n in enumerate(names)]
+        fixed = {"page_number": i + 1, "page_count": len(chunks), "pager": pager, **context}
+        values = None if page_values is None else partial(page_values, start, stop)
+        if make_row is None:
+            pages.add(name, template, rows=rows[start:stop], page_values=values, **fixed)
+        else:
+            pages.add_lazy(name, template, partial(_made_rows, make_row, rows[start:stop], fixed), page_values=values)
+
+
+def _made_rows(make_row: Callable[[Any], Any], rows: list[Any], fixed: dict[str, Any]) -> dict[str, Any]:
+    return {"rows": [make_row(r) for r in rows], **fixed}
