@@ -45,7 +45,8 @@ diff exit codes (the review gate is --fail-on with --acknowledged):
      addition
   2  an unknown label, plan entry, kind or revision; a refused revision; --max-chars out of range; an
      acknowledgements file that does not check (each problem at file:line:column) or cannot be read (missing,
-     not a regular file, over 1 MB)"""
+     not a regular file, over 1 MB). A reason left empty is not such a problem: that acknowledgement
+     acknowledges nothing (its change stays held) and is named as a warning and in the verdict"""
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -302,7 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--acknowledged", metavar="FILE", type=Path, default=None,
                       help="YAML list of {id: CHANGE-ID, reason: TEXT}: those changes do not fail the gate and show "
                            "as acknowledged with their reason; ids that match no change are reported as stale. "
-                           "A file that does not check exits 2, each problem at file:line:column. Acknowledging a "
+                           "A file that does not check exits 2, each problem at file:line:column; an empty reason "
+                           "acknowledges nothing and is named in the verdict. Acknowledging a "
                            "plan entry's or a label's removal or addition also acknowledges the values it implies")
     diff.add_argument("--max-chars", metavar="N", type=int, default=None,
                       help="with --format markdown: the most characters the comment may have (default 64,000, "

@@ -105,13 +105,9 @@ def _pasted(md: str) -> list[dict[str, object]]:
     return yaml.safe_load(block.group(1))
 
 
-def test_the_pasted_yaml_with_reasons_passes_the_gate_and_without_them_is_refused(
-        decision: Comparison, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    md, _ = _comment(decision)
-    items = _pasted(md)
-    assert [set(i) for i in items] == [{"id", "reason"}] * 3 and all(i["reason"] is None for i in items)
-    # As pasted: the reviewer has to write the reasons, and the file says so at file:line:column.
+def _repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, draft: bool = False) -> Path:
+    """A git repository whose HEAD holds the earlier side of `decision_spec` and whose working tree the later one
+    (with `draft`, also a new label FAKE 2.0 made by new-label: a draft)."""
     repo = tmp_path / "repo"
 
     def git(*args: str) -> None:
@@ -125,23 +121,89 @@ def test_the_pasted_yaml_with_reasons_passes_the_gate_and_without_them_is_refuse
     write_catalog(repo / "catalog", new)
     monkeypatch.chdir(repo)
     monkeypatch.delenv("SITE_URL", raising=False)
+    if draft:
+        assert cli.main(["new-label", "FAKE 2.0", "--from", "FAKE 1.1"]) == 0
+    return repo
+
+
+def test_the_pasted_yaml_holds_until_each_reason_is_written_and_the_verdict_names_its_lines(
+        decision: Comparison, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: the pasted YAML with its reasons still empty made the whole comment "could not compare (exit 2)".
+    md, _ = _comment(decision)
+    items = _pasted(md)
+    assert [set(i) for i in items] == [{"id", "reason"}] * 3 and all(i["reason"] is None for i in items)
+    repo = _repo(tmp_path, monkeypatch)
     acks = repo / "acks.yaml"
     block = re.search(r"```yaml\n(.*?)```", md, re.DOTALL)
     assert block is not None
     acks.write_text(block.group(1), encoding="utf-8")
-    assert cli.main(["diff", "--against", "HEAD", "--fail-on", GATE, "--acknowledged", str(acks)]) == 2
-    err = capsys.readouterr().err
+    gate = ["diff", "--against", "HEAD", "--fail-on", GATE, "--acknowledged", "acks.yaml"]
+    # As pasted: a comment all the same, whose verdict names the lines that need a reason; the gate still holds.
+    assert cli.main([*gate, "--format", "markdown"]) == 1
+    out, err = capsys.readouterr()
+    lines = render(out).lines
+    assert lines[1:4] == ["Not ready to merge:",
+                          "Review gate holds 26 changes (2 decisions) until they are acknowledged.",
+                          "Lines 2, 4 and 6 of acks.yaml acknowledge changes without a reason: write why each is "
+                          "right there."]
+    assert "(needs acknowledgement: the reason on line 6 is empty)" in out
+    # Each is reported where it is, as a warning, at file:line:column.
     assert "acks.yaml:2:10: acknowledged[0].reason: expected a reason (non-empty text), found nothing" in err
     assert "Traceback" not in err
+    # One reason written: its change passes, the other two lines are still named.
+    filled = block.group(1).replace("reason:  # why this change is right", "reason: Fake, checked.", 1)
+    acks.write_text(filled, encoding="utf-8")
+    assert cli.main([*gate, "--format", "markdown"]) == 1
+    assert "Lines 4 and 6 of `acks.yaml` acknowledge changes without a reason" in capsys.readouterr().out
     # With a reason each: three acknowledgements pass 26 changes.
     acks.write_text(yaml.safe_dump([{"id": i["id"], "reason": "Fake: checked."} for i in items]), encoding="utf-8")
-    assert cli.main(["diff", "--against", "HEAD", "--fail-on", GATE, "--acknowledged", str(acks),
-                     "--format", "markdown"]) == 0
-    out = capsys.readouterr().out
-    assert "**Review gate passes: no change it selects is left unacknowledged.**" in out
+    assert cli.main([*gate, "--format", "markdown"]) == 0
+    out, err = capsys.readouterr()
+    assert "**Review gate passes: no change it selects is left unacknowledged.**" in out and err == ""
     assert "Acknowledged: 3 changes, each marked with its reason; they cover 23 more changes" in out
     assert out.count("(covered by its plan entry&#39;s acknowledgement: Fake&#58; checked&#46;)") == 23 or \
         out.count("covered by its plan entry's acknowledgement: Fake&#58; checked&#46;") == 23
+
+
+def test_a_draft_label_in_the_branch_is_part_of_the_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: "Review gate passes" on a branch that adds a draft label, which publishing refuses.
+    repo = _repo(tmp_path, monkeypatch, draft=True)
+    capsys.readouterr()  # what new-label printed
+    gate = ["diff", "--against", "HEAD", "--fail-on", GATE, "--format", "markdown"]
+    assert cli.main(gate) == 1
+    lines = render(capsys.readouterr().out).lines
+    draft = ("Adds draft label FAKE 2.0: publishing refuses it until draft: true is removed from "
+             "catalog/versions/FAKE-2.0.yaml.")
+    assert lines[1:4] == ["Not ready to merge:", draft,
+                          "Review gate holds 26 changes (2 decisions) until they are acknowledged."]
+    # Every change acknowledged: the gate passes, and the draft is still the verdict, with the gate's pass after it.
+    md, _ = _comment(compare_catalogs(*decision_pair(tmp_path / "pair"), "HEAD"))
+    acks = repo / "acks.yaml"
+    acks.write_text(yaml.safe_dump([{"id": i["id"], "reason": "Fake."} for i in _pasted(md)]), encoding="utf-8")
+    assert cli.main([*gate, "--acknowledged", "acks.yaml"]) == 0
+    lines = render(capsys.readouterr().out).lines
+    assert lines[1] == "Not ready to merge: a" + draft[1:]
+    assert lines[2] == "Review gate passes: no change it selects is left unacknowledged."
+    # Published: no draft left, nothing blocks.
+    version = repo / "catalog" / "versions" / "FAKE-2.0.yaml"
+    version.write_text(version.read_text(encoding="utf-8").replace("draft: true\n", ""), encoding="utf-8")
+    assert cli.main([*gate, "--acknowledged", "acks.yaml"]) == 0
+    assert render(capsys.readouterr().out).lines[1] == "Review gate passes: no change it selects is left " \
+                                                       "unacknowledged."
+
+
+def test_the_gate_is_said_in_words_not_as_its_flags(decision: Comparison) -> None:
+    # Was: "It selects --fail-on `value-changed:published,…,entry-changed`".
+    md, _ = _comment(decision)
+    rule = next(line for line in render(md).lines if line.startswith("It holds"))
+    assert rule == ("It holds, until each is acknowledged with a reason, these changes to a version label already "
+                    "published (not a draft): values changed, values no longer listed, plan entry listings removed, "
+                    "plan entries changed, version labels removed, version labels changed; and these anywhere: "
+                    "listing entries removed, listing entries changed. Acknowledging a plan entry's or a label's "
+                    "removal or addition covers the values it implies.")
+    assert "--fail-on" not in md.split("#### ")[0] and ":published" not in md
 
 
 def test_one_acknowledgement_of_a_removal_covers_its_values_and_partial_and_stale_stay_reported(

@@ -27,6 +27,7 @@ from catalog_docs.compare.changes import compare_catalogs
 from catalog_docs.compare.gate import Acknowledgement, Selector, review
 from catalog_docs.compare.json_format import schema
 from catalog_docs.compare.rules import KIND_IDS
+from catalog_docs.errors import Problem
 from catalog_edits import edited, read_docs, write_docs
 from fake_catalogs import FAKE_SPECS, write_catalog
 from fixture_facts import FIXTURE_CATALOG
@@ -156,8 +157,11 @@ def test_acknowledged_changes_pass_and_show_their_reason_in_every_format(capsys:
     # The terminal gets the reason with its control character shown, never raw.
     assert row.endswith(f"{published}  (acknowledged: Fake *reason* <b>bold</b> | pipe \\x1b[31mred)")
     assert "\x1b" not in text
-    assert "Review gate passes: no change it selects is left unacknowledged.\n  It selects --fail-on " \
-        "value-changed:published." in text
+    # FAKE 3.0 is a draft at HEAD and still one: publishing refuses it, so the branch is not ready to merge.
+    assert ("Not ready to merge: keeps draft label FAKE 3.0: publishing refuses it until draft: true is removed "
+            "from catalog/versions/FAKE-3.0.yaml.\n  Review gate passes: no change it selects is left "
+            "unacknowledged.\n  It holds, until each is acknowledged with a reason, these changes to a version label "
+            "already published (not a draft): values changed.") in text
     assert "Stale: 1 acknowledgement in " in text and "value-changed--fake-0-0--plan-z--fakegone--0000beef: " \
         "Fake stale one." in text
 
@@ -167,8 +171,9 @@ def test_acknowledged_changes_pass_and_show_their_reason_in_every_format(capsys:
     # In a table cell the reason is escaped: no emphasis, no HTML, no cell break.
     assert "(acknowledged: Fake &#42;reason&#42; &#60;b&#62;bold&#60;/b&#62; &#124; pipe" in row
     assert row.count("|") == 6  # five cells
-    assert "**Review gate passes: no change it selects is left unacknowledged.**" in md and "--fail-on " \
-        "`value-changed:published`" in md
+    assert "**Not ready to merge: keeps draft label `FAKE 3.0`: publishing refuses it until `draft: true` is " \
+        "removed from `catalog/versions/FAKE-3.0.yaml`.**\n\nReview gate passes: no change it selects is left " \
+        "unacknowledged." in md and "--fail-on" not in md
     assert "- `value-changed--fake-0-0--plan-z--fakegone--0000beef`: Fake stale one&#46;" in md
 
 
@@ -250,9 +255,17 @@ def test_the_gate_fails_exactly_on_selected_unacknowledged_changes(data: st.Data
     scope = data.draw(st.sampled_from(["any", "published"]))
     selectors = tuple(Selector(kind=k, scope=scope) for k in sorted(kinds))  # type: ignore[arg-type]
     published = frozenset(v.label for v in a.versions if not v.draft)
-    acked = data.draw(st.sets(st.sampled_from([c.id for c in cmp.changes]))) if cmp.changes else set()
+    named = data.draw(st.sets(st.sampled_from([c.id for c in cmp.changes]))) if cmp.changes else set()
+    # Some pasted with the reason still empty: they acknowledge nothing, and the review names them.
+    empty = data.draw(st.sets(st.sampled_from(sorted(named)))) if named else set()
+    acked = named - empty
     stale = [Acknowledgement(id=f"label-added--fake-gone--{n:08x}", reason="Fake.") for n in range(2)]
-    got = review(cmp, selectors, (*(Acknowledgement(id=i, reason="Fake.") for i in sorted(acked)), *stale), published)
+    blank = Problem(file="acks.yaml", line=2, column=10, key_path="acknowledged[0].reason",
+                    expected="a reason (non-empty text)", found="nothing")
+    acks = (*(Acknowledgement(id=i, reason="", missing=blank) if i in empty else Acknowledgement(id=i, reason="Fake.")
+              for i in sorted(named)), *stale)
+    got = review(cmp, selectors, acks, published)
+    assert {a.id for a in got.unreasoned} == empty and not empty & got.acknowledged.keys()
     picked = [c for c in cmp.changes if c.kind in kinds and (scope == "any" or c.label in published)]
     covered = _implied(cmp.changes, acked)
     assert got.covered.keys() == covered - acked

@@ -15,7 +15,7 @@ from catalog_docs.catalog.revision import catalog_at_revision
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Change, Comparison, compare_catalogs, compare_sides, parse_side
 from catalog_docs.compare.formats import COMMENT_BUDGET, COMMENT_LIMIT, Notes, format_comparison
-from catalog_docs.compare.gate import Review, load_acknowledgements, parse_fail_on, review
+from catalog_docs.compare.gate import Acknowledgement, DraftLabel, Review, load_acknowledgements, parse_fail_on, review
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import for_terminal
 from catalog_docs.layout import address_problem
@@ -103,8 +103,27 @@ def change_links(cmp: Comparison, catalog: Catalog, base: str | None) -> dict[st
     return out
 
 
-def _compare(request: DiffRequest) -> tuple[Comparison, Catalog, frozenset[str]]:
-    """The comparison, the later catalogue, and the labels of the earlier one that are not drafts."""
+def _draft_file(catalog_dir: Path, slug: str) -> str:
+    """A version label's file as a reviewer finds it in the checkout: `catalog/versions/SLUG.yaml`."""
+    return f"{catalog_dir.name}/versions/{slug}.yaml"
+
+
+def _drafts(request: DiffRequest, cmp: Comparison, later: Catalog, earlier: Catalog | None) -> tuple[DraftLabel, ...]:
+    """The draft labels that keep the later side from being published: with --against, every draft of the working
+    tree (one the branch adds, or one it keeps); between two labels, the drafts among them."""
+    if earlier is not None:
+        before = {v.label: v.draft for v in earlier.versions}
+        return tuple(DraftLabel(label=v.label, file=_draft_file(request.catalog_dir, v.slug),
+                                how="keeps" if v.label in before else "adds")
+                     for v in later.versions if v.draft)
+    sides = {cmp.before.label, cmp.after.label}
+    return tuple(DraftLabel(label=v.label, file=_draft_file(request.catalog_dir, v.slug), how="compares")
+                 for v in later.versions if v.draft and v.label in sides)
+
+
+def _compare(request: DiffRequest) -> tuple[Comparison, Catalog, frozenset[str], Catalog | None]:
+    """The comparison, the later catalogue, the labels of the earlier one that are not drafts, and the earlier
+    catalogue when it is another one (--against)."""
     if request.against is not None:
         if request.sides:
             raise CatalogDocsError("give either FROM TO or --against REV, not both")
@@ -113,14 +132,14 @@ def _compare(request: DiffRequest) -> tuple[Comparison, Catalog, frozenset[str]]
         cmp = compare_catalogs(old, new, request.against)
         name = request.new_name if request.new_name is not None else working_tree_name(request.catalog_dir)
         cmp = replace(cmp, after=replace(cmp.after, name=name or None))
-        return cmp, new, frozenset(v.label for v in old.versions if not v.draft)
+        return cmp, new, frozenset(v.label for v in old.versions if not v.draft), old
     if len(request.sides) != 2:
         raise CatalogDocsError("expected FROM TO (each LABEL or LABEL:PLAN), or --against REV")
     if request.new_name is not None:
         raise CatalogDocsError("--new-name names the working tree: give it with --against REV")
     catalog = load_catalog(request.catalog_dir)
     cmp = compare_sides(catalog, parse_side(request.sides[0], catalog), parse_side(request.sides[1], catalog))
-    return cmp, catalog, frozenset(v.label for v in catalog.versions if not v.draft)
+    return cmp, catalog, frozenset(v.label for v in catalog.versions if not v.draft), None
 
 
 MIN_CHARS = 4_000
@@ -137,13 +156,21 @@ def _check_max_chars(request: DiffRequest) -> None:
                                f"comment), found {request.max_chars:,}")
 
 
+def _warnings(acks: tuple[Acknowledgement, ...], verdict: Review | None, source: Path | None) -> tuple[str, ...]:
+    """An empty reason (it does not stop the comparison: the comment names its line) where it is, and each stale
+    acknowledgement."""
+    empty = tuple(str(a.missing) for a in acks if a.missing is not None)
+    return empty + tuple(f"acknowledgement {a.id!r} (line {a.line}) matches no change: remove it from {source}"
+                         for a in (verdict.stale if verdict else ()))
+
+
 def run_diff(request: DiffRequest) -> DiffResult:
     """Compare, apply the gate, format. Raises CatalogDocsError (and AcknowledgementsInvalid) on bad input."""
     _check_max_chars(request)
     selectors = tuple(s for text in request.fail_on for s in parse_fail_on(text))
     acks = load_acknowledgements(request.acknowledged) if request.acknowledged is not None else ()
     base = site_base(request.site_url if request.site_url is not None else os.environ.get("SITE_URL"))
-    cmp, later, published = _compare(request)
+    cmp, later, published, earlier = _compare(request)
     verdict: Review | None = None
     if request.fail_on or request.acknowledged is not None:
         source = str(request.acknowledged) if request.acknowledged is not None else None
@@ -153,9 +180,9 @@ def run_diff(request: DiffRequest) -> DiffResult:
     def link(c: Change) -> str | None:
         return links.get(c.id)
 
-    notes = Notes(review=verdict, link=link if links else None, max_chars=request.max_chars or COMMENT_BUDGET)
+    notes = Notes(review=verdict, link=link if links else None, max_chars=request.max_chars or COMMENT_BUDGET,
+                  drafts=_drafts(request, cmp, later, earlier))
     output = format_comparison(cmp, request.fmt, notes)
-    warnings = tuple(f"acknowledgement {a.id!r} (line {a.line}) matches no change: remove it from "
-                     f"{request.acknowledged}" for a in (verdict.stale if verdict else ()))
+    warnings = _warnings(acks, verdict, request.acknowledged)
     fails = (request.exit_code and cmp.has_differences) or (verdict is not None and not verdict.passed)
     return DiffResult(output=output, warnings=warnings, fails=fails)

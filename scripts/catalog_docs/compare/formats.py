@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from catalog_docs.compare.changes import Change, ChangeKind, Comparison, Place, Unchanged
-from catalog_docs.compare.gate import ACKNOWLEDGED_FILE, Decision, Review
+from catalog_docs.compare.gate import ACKNOWLEDGED_FILE, Acknowledgement, Decision, DraftLabel, Review
 from catalog_docs.compare.json_format import comparison_data
 from catalog_docs.compare.rules import RULES_BY_ID, SUMMARY_ORDER, VALUE_KINDS, rule_of
 from catalog_docs.compare.sentences import Name, entry_name, plural, transition_title
@@ -42,6 +42,8 @@ class Notes:
     link: Callable[[Change], str | None] | None = None
     max_chars: int = COMMENT_BUDGET
     """The most characters a Markdown comment may have (`diff --max-chars`)."""
+    drafts: tuple[DraftLabel, ...] = ()
+    """The draft labels of the later side, which publishing refuses: part of the verdict."""
 
 
 NO_NOTES = Notes()
@@ -54,6 +56,9 @@ def verdict(c: Change, notes: Notes, name: Name) -> str:
     if r is None:
         return ""
     found = r.reason(c)
+    empty = next((a for a in r.unreasoned if a.id == c.id), None)
+    if found is None and empty is not None and c.id in r.held:
+        return f"needs acknowledgement: the reason on {_lines_of([empty], None, str)} is empty"
     if found is None and c.id in r.settled_by:
         return f"needs acknowledgement, with its {'label' if r.settled_by[c.id].startswith('label-') else 'plan entry'}"
     if found is None:
@@ -94,9 +99,28 @@ def _settles(d: Decision) -> str:
     return f"its one id (covers its {n:,} {what})" if n else "its one id"
 
 
+def _cap(text: str) -> str:
+    """The sentence with its first letter a capital (the rest as it is: names keep their case)."""
+    return text[:1].upper() + text[1:]
+
+
+def _and(words: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _lines_of(acks: tuple[Acknowledgement, ...] | list[Acknowledgement], source: str | None,
+              code: Callable[[str], str]) -> str:
+    """`line 2 of FILE`, `lines 2, 4 and 6 of FILE`: the lines where the reasons go."""
+    lines = [f"{n:,}" for n in sorted(a.missing.line if a.missing is not None else a.line for a in acks)]
+    where = f" of {code(source)}" if source else ""
+    return f"{'line' if len(lines) == 1 else 'lines'} {_and(lines)}{where}"
+
+
 def gate_lines(notes: Notes, name: Name, code: Callable[[str], str]) -> list[str]:
     """The review gate's report (empty without one) after its verdict: what is acknowledged, what an
-    acknowledgement covers, and the acknowledgements that match no change. `code` formats an id or a file."""
+    acknowledgement covers, acknowledgements still without a reason that hold nothing, and the acknowledgements
+    that match no change. `code` formats an id or a file."""
     r = notes.review
     if r is None:
         return []
@@ -106,12 +130,18 @@ def gate_lines(notes: Notes, name: Name, code: Callable[[str], str]) -> list[str
                    if r.covered else "")
         out.append(f"Acknowledged: {plural(len(r.acknowledged), 'change', 'changes')}, each marked with its reason"
                    f"{covered}.")
+    idle = [a for a in r.unreasoned if a.id not in r.held]
+    if idle:
+        out.append(f"Without a reason: {_lines_of(idle, r.source, code)} "
+                   f"{'acknowledges' if len(idle) == 1 else 'acknowledge'} nothing until a reason is written "
+                   "(the gate does not select these changes).")
     if r.stale:
         where = f" in {code(r.source)}" if r.source else ""
         out.append(f"Stale: {plural(len(r.stale), 'acknowledgement', 'acknowledgements')}{where} "
                    f"{'matches' if len(r.stale) == 1 else 'match'} no change "
                    f"(remove {'it' if len(r.stale) == 1 else 'them'}):")
-        out.extend(f"  {code(a.id)}: {name(a.reason)}" for a in r.stale)
+        out.extend(f"  {code(a.id)}: {name(a.reason)}" if a.has_reason else f"  {code(a.id)} (no reason)"
+                   for a in r.stale)
     return out
 
 
@@ -130,14 +160,57 @@ def gate_verdict(notes: Notes) -> str:
             "acknowledged.")
 
 
-def gate_rule(notes: Notes, code: Callable[[str], str]) -> str:
-    """What the gate selects, and the rule of one acknowledgement per decision."""
+def blockers(notes: Notes, name: Name, code: Callable[[str], str]) -> list[str]:
+    """Everything that keeps the later side from being merged and published, each a sentence: a draft label
+    (publishing refuses it), the changes the gate holds, and acknowledgements of held changes whose reason is
+    still empty (named by their lines)."""
+    out = [f"{_cap(d.how)} draft label {name(d.label)}: publishing refuses it until {code('draft: true')} "
+           f"is removed from {code(d.file)}." for d in notes.drafts]
+    r = notes.review
+    if r is None:
+        return out
+    if r.fail_on and not r.passed:
+        out.append(gate_verdict(notes))
+    waiting = [a for a in r.unreasoned if a.id in r.held]
+    if waiting:
+        out.append(f"{_cap(_lines_of(waiting, r.source, code))} "
+                   f"{'acknowledges a change' if len(waiting) == 1 else 'acknowledge changes'} without a reason: "
+                   f"write why {'it is' if len(waiting) == 1 else 'each is'} right there.")
+    return out
+
+
+def verdict_lines(notes: Notes, name: Name, code: Callable[[str], str]) -> tuple[str, list[str], str]:
+    """The verdict: its headline, the blockers listed under it, and the gate's passing sentence when a draft
+    blocks anyway (so neither hides the other). With one blocker, or none, the headline is that sentence (the
+    gate's alone reads as it always has); with more, `Not ready to merge:` over the list."""
+    found = blockers(notes, name, code)
+    r = notes.review
+    passing = gate_verdict(notes) if r is not None and (r.passed or not r.fail_on) else ""
+    if not found:
+        return passing, [], ""
+    if len(found) == 1 and not notes.drafts:
+        return found[0], [], ""
+    if len(found) == 1:
+        return f"Not ready to merge: {found[0][:1].lower()}{found[0][1:]}", [], passing
+    return "Not ready to merge:", found, passing
+
+
+def gate_rule(notes: Notes) -> str:
+    """What the gate holds, in words (the kinds the selectors name, by where they count), and the rule of one
+    acknowledgement per decision."""
     r = notes.review
     if r is None or not r.fail_on:
         return ""
-    selectors = code(",".join(str(s) for s in r.fail_on))
-    return (f"It selects --fail-on {selectors}. Acknowledging a plan entry's or a label's removal or addition "
-            "covers the values it implies.")
+    anywhere = [s.kind for s in r.fail_on if s.scope == "any"]
+    published = [s.kind for s in r.fail_on if s.scope == "published" and s.kind not in anywhere]
+    parts = []
+    if published:
+        parts.append("these changes to a version label already published (not a draft): "
+                     f"{', '.join(RULES_BY_ID[k].many for k in dict.fromkeys(published))}")
+    if anywhere:
+        parts.append(f"these anywhere: {', '.join(RULES_BY_ID[k].many for k in dict.fromkeys(anywhere))}")
+    return (f"It holds, until each is acknowledged with a reason, {'; and '.join(parts)}. Acknowledging a plan "
+            "entry's or a label's removal or addition covers the values it implies.")
 
 
 # ---- grouping (formatting only: the records come grouped; this gathers them under headings) ---------------
@@ -272,8 +345,11 @@ def _text_summary(cmp: Comparison, notes: Notes) -> list[str]:
     rows = [(what + (f" {t[0]} -> {t[1]}" if t else ""), n) for what, n, t, _ in summary_rows(cmp)]
     width = max(len(what) for what, _ in rows)
     out.extend(f"  {what:<{width}}  {n:>5}" for what, n in rows)
+    headline, listed, passing = verdict_lines(notes, _plain, _plain)
+    if headline:
+        out += ["", headline, *(f"  - {b}" for b in listed), *([f"  {passing}"] if passing else [])]
     if notes.review is not None:
-        out += ["", gate_verdict(notes), f"  {gate_rule(notes, _plain)}".rstrip()]
+        out += [f"  {gate_rule(notes)}".rstrip()]
         for d in (d for d in notes.review.decisions if d.held):
             out.append(f"  {decision_words(d, _plain)}: {len(d.held):,} held; acknowledge {_settles(d)}:")
             out.extend(f"    {i}" for i in d.ids)
@@ -418,11 +494,15 @@ _DECISION_ROWS = 20
 def _md_decisions(notes: Notes) -> list[str]:
     """The gate's verdict, then a table of the decisions it waits for: one row per plan entry listing or label
     added or removed, per kind of change (values: per label, plan entry and transition), with counts."""
+    headline, listed, passing = verdict_lines(notes, _md, _md)
+    out = [f"**{headline}**", ""] if headline else []
+    out += [*(f"- {b}" for b in listed), ""] if listed else []
+    out += [passing, ""] if passing else []
     r = notes.review
     if r is None:
-        return []
-    rule = gate_rule(notes, lambda selectors: f"`{selectors}`")  # kinds and ':published': never a backtick
-    out = [f"**{gate_verdict(notes)}**", "", *([rule, ""] if rule else [])]
+        return out
+    rule = gate_rule(notes)
+    out += [rule, ""] if rule else []
     held = [d for d in r.decisions if d.held]
     if not held:
         return out
@@ -449,7 +529,7 @@ def _md_ids(notes: Notes, ids_limit: int | None) -> tuple[list[str], int]:
     out = ["<details>", f"<summary>{plural(len(ids), 'id', 'ids')} to acknowledge, as YAML for "
            f"<code>{_html(where)}</code></summary>", "",
            f"Once each change is checked, add these lines to {_md(where)} in this pull request (create it if it is "
-           "missing) and write each reason: an empty reason is refused.", ""]
+           "missing) and write each reason: until it has one, an acknowledgement holds its change.", ""]
     if shown:
         out += ["```yaml", *(f"- id: {i}\n  reason:  # why this change is right" for i in shown), "```", ""]
     if len(shown) < len(ids):

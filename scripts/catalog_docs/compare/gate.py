@@ -5,7 +5,9 @@ request until someone has looked at them, and which a reviewer has acknowledged 
   (`value-changed:published`: the record's version label is listed, without `draft: true`, in the earlier
   catalogue; a label still a draft there, or new, is work in progress).
 - The acknowledgements file is a YAML list of `{id: CHANGE-ID, reason: TEXT}`. It is checked as catalogue input
-  is: every problem reported at file:line:column with its key path, what was expected and what was found.
+  is: every problem reported at file:line:column with its key path, what was expected and what was found. A
+  reason left empty (the YAML the comment offers, pasted before the reviewer wrote one) is not a broken file:
+  the acknowledgement loads as one without a reason, acknowledges nothing, and the verdict names its line.
 - A change a selector picks fails the gate unless it is acknowledged; an acknowledgement that matches no
   change is stale and is reported by its id, so it gets cleaned up. Stale ones do not fail the gate.
 """
@@ -33,6 +35,17 @@ _STR = "tag:yaml.org,2002:str"
 
 ACKNOWLEDGED_FILE = ".github/catalog-acknowledged.yaml"
 """The acknowledgements file CI reads (.github/workflows/ci.yml): where the comment tells a reviewer to put them."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DraftLabel:
+    """A version label that is a draft (`draft: true`) on the later side: publishing refuses it, so it blocks a
+    merge as surely as a held change. `how`: the branch adds it (not a label of the earlier revision), keeps it (a
+    draft there too), or it is one of the two labels compared."""
+
+    label: str
+    file: str
+    how: Literal["adds", "keeps", "compares"]
 
 
 class GateUsageError(CatalogDocsError):
@@ -82,6 +95,13 @@ class Acknowledgement:
     id: str
     reason: str
     line: int = 0
+    missing: Problem | None = None
+    """Where the reason should be, when it was left empty: the change stays held until it has one."""
+
+    @property
+    def has_reason(self) -> bool:
+        """False for an acknowledgement pasted without its reason written."""
+        return self.missing is None
 
 
 def _problem(name: str, node: yaml.Node | None, key: str, expected: str, found: str, hint: str = "") -> Problem:
@@ -106,6 +126,9 @@ def _key_problem(name: str, where: str, key: yaml.Node, value: yaml.Node, seen: 
         return _problem(name, key, where, "only the keys id and reason", _found(key))
     if k in seen:
         return _problem(name, key, f"{where}.{k}", f"{k} once", f"a second {k}")
+    if k == "reason" and _blank(value):
+        seen[k] = ""  # pasted as offered: loaded without a reason (`Acknowledgement.missing`)
+        return None
     if not isinstance(value, yaml.ScalarNode) or value.tag != _STR or not value.value.strip():
         return _problem(name, value, f"{where}.{k}", "a change id" if k == "id" else "a reason (non-empty text)",
                         _found(value))
@@ -116,6 +139,20 @@ def _key_problem(name: str, where: str, key: yaml.Node, value: yaml.Node, seen: 
     return None
 
 
+def _blank(value: yaml.Node) -> bool:
+    """A reason left empty: nothing, a null, or blank text."""
+    if not isinstance(value, yaml.ScalarNode):
+        return False
+    return value.tag == "tag:yaml.org,2002:null" or (value.tag == _STR and not value.value.strip())
+
+
+def _missing_reason(name: str, where: str, node: yaml.MappingNode) -> Problem:
+    """Where an acknowledgement's empty reason is, and what to write there."""
+    value = next(v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == "reason")
+    return _problem(name, value, f"{where}.reason", "a reason (non-empty text)", _found(value),
+                    "write why the change is right; until then it stays held")
+
+
 def _item(name: str, i: int, node: yaml.Node) -> Problem | Acknowledgement | list[Problem]:
     """The acknowledgement of list item `i`, or what is wrong with it."""
     where = f"acknowledged[{i}]"
@@ -124,11 +161,12 @@ def _item(name: str, i: int, node: yaml.Node) -> Problem | Acknowledgement | lis
     values: dict[str, str] = {}
     problems = [p for key, value in node.value if (p := _key_problem(name, where, key, value, values)) is not None]
     if problems:
-        return problems
+        return problems + ([_missing_reason(name, where, node)] if values.get("reason") == "" else [])
     missing = [k for k in ("id", "reason") if k not in values]
     if missing:
         return _problem(name, node, where, "the keys id and reason", f"no {' and no '.join(missing)}")
-    return Acknowledgement(id=values["id"], reason=values["reason"], line=node.start_mark.line + 1)
+    empty = _missing_reason(name, where, node) if not values["reason"] else None
+    return Acknowledgement(id=values["id"], reason=values["reason"], line=node.start_mark.line + 1, missing=empty)
 
 
 def _syntax_problem(name: str, text: str, exc: yaml.YAMLError) -> Problem:
@@ -245,8 +283,8 @@ def load_acknowledgements(path: Path) -> tuple[Acknowledgement, ...]:
         else:
             first[got.id] = got.line
             acks.append(got)
-    if problems:
-        raise AcknowledgementsInvalid(problems)
+    if problems:  # the empty reasons too: every problem of the file at once
+        raise AcknowledgementsInvalid(problems + [a.missing for a in acks if a.missing is not None])
     return tuple(acks)
 
 
@@ -287,6 +325,8 @@ class Review:
     settled_by: dict[str, str] = field(default_factory=dict)
     """For each held change whose decision has a root (a removal or addition), that root's id: acknowledging it
     settles the change."""
+    unreasoned: tuple[Acknowledgement, ...] = ()
+    """The acknowledgements of changes of this comparison whose reason is still empty: they acknowledge nothing."""
 
     @property
     def passed(self) -> bool:
@@ -340,7 +380,7 @@ def review(cmp: Comparison, fail_on: tuple[Selector, ...], acknowledgements: tup
     also acknowledges the records it implies (its values; a label's plan entry listings), which then pass as
     covered by it."""
     ids = {c.id for c in cmp.changes}
-    reasons = {a.id: a.reason for a in acknowledgements if a.id in ids}
+    reasons, unreasoned = _with_reasons(acknowledgements, ids)
     covered = _covered(cmp, reasons)
     picked = tuple(c for c in cmp.changes if any(s.picks(c, published) for s in fail_on))
     failing = tuple(c for c in picked if c.id not in reasons and c.id not in covered)
@@ -348,7 +388,15 @@ def review(cmp: Comparison, fail_on: tuple[Selector, ...], acknowledgements: tup
     held = frozenset(c.id for c in failing)
     found = _decisions(cmp, picked, held)
     return Review(fail_on=fail_on, failing=failing, acknowledged=reasons, covered=covered, stale=stale, source=source,
-                  decisions=found, held=held, settled_by=_settled_by(found))
+                  decisions=found, held=held, settled_by=_settled_by(found), unreasoned=unreasoned)
+
+
+def _with_reasons(acks: tuple[Acknowledgement, ...], ids: set[str]) -> tuple[dict[str, str],
+                                                                            tuple[Acknowledgement, ...]]:
+    """The reason of each acknowledged change of the comparison by id, and the acknowledgements of its changes
+    whose reason is still empty (they acknowledge nothing)."""
+    mine = [a for a in acks if a.id in ids]
+    return {a.id: a.reason for a in mine if a.has_reason}, tuple(a for a in mine if not a.has_reason)
 
 
 def _settled_by(decisions: tuple[Decision, ...]) -> dict[str, str]:
