@@ -123,5 +123,6 @@ def test_a_download_that_cannot_be_written_fails_the_rebuild_naming_it(serving: 
     version.write_text(_flip_value(version.read_text(encoding="utf-8"), "/fakeWidgetList"), encoding="utf-8")
     with caplog.at_level(logging.ERROR), pytest.raises(Abort):  # as mkdocs stops on a plugin's error
         build(_config(project), serve_url=SERVE_URL, dirty=True)
-    assert re.search(r"downloads/catalog\.json could not be written: .*Is a directory", caplog.text)
+    assert re.search(r"downloads/catalog\.json could not be written: .*catalog\.json is a folder where a file should "
+                     r"be", caplog.text)
     assert not plugin._writes

@@ -1,7 +1,7 @@
 """`mkdocs build` into a site folder it cannot write gets one line naming the folder, not mkdocs' traceback
-(issue 26, item 7). The plugin proves the folder writable before it renders: it makes a file there and removes
-it. Root ignores permission bits, so the cases are ones root cannot bypass either: a file where the folder
-goes, a file on the way to it (ENOTDIR), and a read-only bind mount in a private mount namespace."""
+(issue 26, item 7). The plugin proves the folder writable before it renders: it writes the tool's mark there
+(writing.prepare_site_dir). Root ignores permission bits, so the cases are ones root cannot bypass either: a file
+where the folder goes, a file on the way to it (ENOTDIR), and a read-only bind mount in a private mount namespace."""
 
 from __future__ import annotations
 
@@ -12,27 +12,27 @@ from pathlib import Path
 import pytest
 
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.site.folders import check_writable_folder
+from catalog_docs.writing import MARK, prepare_site_dir
 from sitebuild import BIN, build, copy_project
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize(("case", "cause"), [("a file there", "a file is there, not a folder"),
-                                             ("a file on the way", "Not a directory")])
-def test_an_unwritable_folder_is_one_line_naming_it(tmp_path: Path, case: str, cause: str) -> None:
+@pytest.mark.parametrize("case", ["a file there", "a file on the way"])
+def test_an_unwritable_folder_is_one_line_naming_it(tmp_path: Path, case: str) -> None:
     (tmp_path / "blocker").write_bytes(b"x")
     folder = tmp_path / "blocker" if case == "a file there" else tmp_path / "blocker" / "site"
     with pytest.raises(CatalogDocsError) as info:
-        check_writable_folder(folder, "the built site")
+        prepare_site_dir(folder, tmp_path)
     message = str(info.value)
-    assert message.startswith(f"cannot write the built site into {folder}: {cause}") and "\n" not in message
+    assert message == (f"cannot write the built site: {tmp_path / 'blocker'} is a file where a folder should be (a "
+                       "link is never followed); remove it or choose another folder")
     assert (tmp_path / "blocker").read_bytes() == b"x"
 
 
-def test_a_writable_folder_is_made_and_left_empty(tmp_path: Path) -> None:
-    check_writable_folder(tmp_path / "a" / "site", "the built site")
-    assert list((tmp_path / "a" / "site").iterdir()) == []
+def test_a_writable_folder_is_made_and_holds_only_the_mark(tmp_path: Path) -> None:
+    prepare_site_dir(tmp_path / "a" / "site", tmp_path)
+    assert [p.name for p in (tmp_path / "a" / "site").iterdir()] == [MARK]
 
 
 def _one_error_line(stderr: str) -> str:
@@ -51,7 +51,7 @@ def test_mkdocs_build_into_an_unwritable_site_folder_says_so_in_one_line(tmp_pat
     result = subprocess.run([str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site)], cwd=project,
                             capture_output=True, text=True, timeout=600)
     assert result.returncode != 0
-    assert f"cannot write the built site into {site}: " in _one_error_line(result.stderr)
+    assert f"cannot write the built site: {project / 'site'} is a file where a folder" in _one_error_line(result.stderr)
     assert (project / "site").read_bytes() == b"not a folder"
     assert sorted(p.name for p in (project / "docs").iterdir()) == ["README.md"], "docs/ holds only what it held"
 
@@ -77,5 +77,5 @@ def test_mkdocs_build_into_a_read_only_site_folder_says_so_in_one_line(tmp_path:
     result = subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=project, capture_output=True, text=True,
                             timeout=600)
     assert result.returncode != 0
-    assert f"cannot write the built site into {site}: Read-only file system" in _one_error_line(result.stderr)
+    assert f"cannot write the built site: {site}: Read-only file system" in _one_error_line(result.stderr)
     assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*")) == before

@@ -23,6 +23,7 @@ from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import for_terminal
 from catalog_docs.layout import BUILD_ROOT
 from catalog_docs.site.handwritten import MAX_FILE_BYTES, DocsRefused
+from catalog_docs.writing import write_file
 
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -208,16 +209,8 @@ def clean(project: Path, site: str = "site") -> list[str]:
     return removed
 
 
-def write_parts(target: Path, parts: Callable[[], Iterable[str]]) -> str:
-    """Write a file's parts into `target` as they come (through a temporary file beside it, renamed when whole);
-    returns "" (what the render's result holds in its place until it is left out)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial_file = target.with_name(f".{target.name}.{os.getpid()}.part")
-    try:
-        with partial_file.open("w", encoding="utf-8", newline="") as out:
-            for part in parts():
-                out.write(part)
-        partial_file.replace(target)
-    finally:
-        partial_file.unlink(missing_ok=True)
+def write_parts(spill: Path, rel: str, parts: Callable[[], Iterable[str]]) -> str:
+    """Write a file's parts into `spill/rel` as they come (writing.write_file: into a new file beside it, renamed
+    when whole); returns "" (what the render's result holds in its place until it is left out)."""
+    write_file(spill, rel, parts(), "write the downloads")
     return ""

@@ -14,8 +14,6 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import shutil
-import tempfile
 import threading
 import traceback
 from collections.abc import Iterator
@@ -28,6 +26,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File, Files
 
+from catalog_docs import writing
 from catalog_docs.catalog.drafts import refuse_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.escape import for_terminal
@@ -36,7 +35,6 @@ from catalog_docs.site import preview
 from catalog_docs.site.ahead import Ahead
 from catalog_docs.site.feed import site_address
 from catalog_docs.site.fences import lift_blocks, restore_blocks
-from catalog_docs.site.folders import check_writable_folder
 from catalog_docs.site.handwritten import hand_written, refuse_collisions
 from catalog_docs.site.pages import reused_drafts, site_files, site_files_apart
 
@@ -91,7 +89,8 @@ class GeneratedFile(File):
         data, target = self.content_bytes, self.abs_dest_path
         self.content_bytes = b""
         failed: list[OSError] = []
-        writer = threading.Thread(target=_write, args=(data, target, failed), name="catalog-docs-write", daemon=True)
+        writer = threading.Thread(target=_write, args=(data, self.dest_dir, self.dest_uri, failed),
+                                  name="catalog-docs-write", daemon=True)
         writer.start()
         _writes.append((writer, target, failed))
 
@@ -105,12 +104,11 @@ _writes: list[tuple[threading.Thread, str, list[OSError]]] = []
 """The downloads a preview build is writing (GeneratedFile.copy_file): each thread, its file and its error."""
 
 
-def _write(data: bytes, target: str, failed: list[OSError]) -> None:
+def _write(data: bytes, site_dir: str, rel: str, failed: list[OSError]) -> None:
     try:
-        Path(target).parent.mkdir(parents=True, exist_ok=True)
-        Path(target).write_bytes(data)
-    except OSError as exc:
-        failed.append(exc)
+        writing.write_file(Path(site_dir), rel, data, "write the site's downloads")
+    except (OSError, CatalogDocsError) as exc:
+        failed.append(exc if isinstance(exc, OSError) else OSError(str(exc)))
 
 
 def _wait_for_writes() -> None:
@@ -178,7 +176,7 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         self._texts: dict[str, str] = {}
         """This build's files (rendered in on_pre_build, added in on_files)."""
         self._last: dict[str, str] = {}
-        self._spill: Path | None = None
+        self._spill: writing.Folder | None = None
         """Outside `serve`, the temporary folder the downloads are written into as they are made (render_pages'
         `spill`), which mkdocs copies them from; removed when the build ends."""
         self._encoded: dict[str, tuple[str, bytes]] = {}
@@ -216,7 +214,7 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
             _pause_gc_while_serving()
         if not preview.serving():  # serve builds into a temporary folder of its own
             try:
-                check_writable_folder(Path(config.site_dir), "the built site")
+                writing.prepare_site_dir(Path(config.site_dir), Path(config.config_file_path).parent)
             except CatalogDocsError as exc:
                 raise PluginError(str(exc)) from None
         self._texts = self._render(config)
@@ -281,12 +279,15 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         """The downloads this build wrote into its spill folder, by their path under docs/."""
         if self._spill is None:
             return {}
-        return {path.relative_to(self._spill).as_posix(): path for path in sorted(self._spill.rglob("*"))
-                if path.is_file()}
+        spill = self._spill.path
+        return {path.relative_to(spill).as_posix(): path for path in sorted(spill.rglob("*")) if path.is_file()}
 
     def _drop_spill(self) -> None:
         if self._spill is not None:
-            shutil.rmtree(self._spill, ignore_errors=True)
+            try:
+                self._spill.remove_self()
+            except OSError:  # the system's temporary folder is emptied in time anyway
+                log.debug("catalog-docs: the downloads' temporary folder was not removed", exc_info=True)
             self._spill = None
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -361,8 +362,8 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         self._drop_spill()
         if not serving:  # a server keeps every text to compare with the next build's; a build writes them out
             try:
-                self._spill = Path(tempfile.mkdtemp(prefix="catalog-docs-downloads-"))
-            except OSError:  # no temporary folder to write into: the downloads are held whole, as a server holds them
+                self._spill = writing.temporary_folder("catalog-docs-downloads-", "write the downloads")
+            except (OSError, CatalogDocsError):  # no temporary folder: the downloads are held whole, as served
                 self._spill = None
         try:
             texts = self._site_files(catalog_dir, config.use_directory_urls)
@@ -388,7 +389,8 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
     def _site_files(self, catalog_dir: Path, urls: bool) -> dict[str, str]:
         """The render: a server's keyed one (made ahead when it could be), else a build's, in a process apart."""
         if not preview.serving():
-            return site_files_apart(catalog_dir, directory_urls=urls, spill=self._spill)
+            spill = None if self._spill is None else self._spill.path
+            return site_files_apart(catalog_dir, directory_urls=urls, spill=spill)
         if self._ahead is not None and self._ahead[0] == urls:
             return self._ahead[1].texts()
         return site_files(catalog_dir, directory_urls=urls, reuse=True)

@@ -15,6 +15,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from catalog_docs.writing import remove_files_ending
+
 BANNER_ID = "catalog-docs-errors"
 DRAFT_ID = "catalog-docs-drafts"
 NOTHING_YET = {"index.md": "# The catalogue has errors\n\nThey are listed above. Fix them and this page reloads "
@@ -84,8 +86,7 @@ def record(lines: list[str], site_dir: Path) -> None:
         print("INFO    -  catalog-docs: the catalogue is valid again; the error banner is gone",
               file=sys.stderr, flush=True)
     if new != _session.errors and _session.dirty:
-        for page in site_dir.rglob("*.html"):
-            page.unlink(missing_ok=True)
+        remove_files_ending(site_dir, ".html")
     _session.errors = new
 
 

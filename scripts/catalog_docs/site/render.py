@@ -46,7 +46,7 @@ def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls
     if spill is None or memo is not None:
         return render_jobs(jobs, workers=workers, memo=memo)
     spilled = {job.path for job in jobs if job.parts is not None}
-    jobs = [dataclasses.replace(job, produce=partial(write_parts, spill / job.path, job.parts))
+    jobs = [dataclasses.replace(job, produce=partial(write_parts, spill, job.path, job.parts))
             if job.parts is not None else job for job in jobs]
     return {path: text for path, text in render_jobs(jobs, workers=workers).items() if path not in spilled}
 
