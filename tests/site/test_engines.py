@@ -10,6 +10,8 @@ for each build and `catalog-docs watch` keeps one up to date beside its server. 
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import re
 import shlex
@@ -24,6 +26,9 @@ from pathlib import Path
 import pytest
 
 import fixture_facts as ff
+from catalog_docs.site.handwritten import dest_of, site_own_files
+from catalog_docs.site.pages import site_files
+from catalog_docs.site.watch import engine_theme_dirs
 from htmltree import content, parse_file
 from sitebuild import BIN, ROOT, copy_env, copy_project
 
@@ -105,6 +110,38 @@ def test_the_theme_bundle_is_deferred_by_every_engine(engine_site: tuple[str, Pa
     bundle = [t for t in tags if "/bundle." in t]
     assert len(bundle) == 1 and re.search(r"\sdefer\b", bundle[0]), tags
     assert all(len(re.findall(r"\sdefer\b", t)) <= 1 for t in tags), tags  # never written twice
+
+
+@functools.cache
+def _own_files(engine: str) -> dict[str, str]:
+    """The files the site writes of its own (handwritten.site_own_files) as the shell of `engine` works them out:
+    the plugin from the engine's own configuration (mkdocs, ProperDocs), `catalog-docs build` for Zensical."""
+    if engine == "zensical":
+        return site_own_files(*engine_theme_dirs(ROOT))
+    alias = "import properdocs.replacement; " if engine == "properdocs" else ""  # as its command does: mkdocs.* is it
+    script = (f"{alias}import json; from {engine}.config import load_config; "
+              f"c = load_config({str(ROOT / 'mkdocs.yml')!r}); print(json.dumps([c.theme.dirs, c.theme.custom_dir]))")
+    out = subprocess.run([str(BIN / "python"), "-c", script], capture_output=True, text=True, check=True).stdout
+    dirs, custom = json.loads(out.splitlines()[-1])
+    return site_own_files(map(Path, dirs), Path(custom))
+
+
+@pytest.fixture(scope="module")
+def generated_paths() -> set[str]:
+    return {dest_of(rel, True) for rel in site_files(ff.FIXTURE_CATALOG)}
+
+
+@pytest.mark.parametrize("builder", ["mkdocs", "other"])
+def test_every_file_an_engine_writes_is_protected_from_docs(engine_site: tuple[str, Path], built_site: Path,
+                                                          builder: str, generated_paths: set[str]) -> None:
+    """Every file a build writes is a generated one or one the engine's shell protects from a hand-written file
+    (docs/ holds only its README here): a new asset in overrides/, a theme's new file or an engine's new output
+    that site_own_files misses fails here."""
+    engine, site = ("mkdocs", built_site) if builder == "mkdocs" else engine_site
+    written = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+    own = _own_files(engine)
+    assert written - generated_paths - set(own) == set(), engine
+    assert {"assets/catalog.js", "assets/compare.js", "assets/catalog.css", "404.html", "sitemap.xml"} <= set(own)
 
 
 # The preview loop under each engine's `make serve`.

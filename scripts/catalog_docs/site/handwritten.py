@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import for_terminal
+from catalog_docs.writing import MARK
 
 MAX_FILE_BYTES = 100 * 1024 * 1024
 """The largest hand-written file an engine is given (a picture or a PDF is well below)."""
@@ -142,16 +144,113 @@ def dest_of(rel: str, directory_urls: bool) -> str:
     return f"{prefix}{name}/index.html" if directory_urls else f"{prefix}{name}.html"
 
 
-def refuse_collisions(generated: Iterable[str], hand: list[str], directory_urls: bool, shown: str = "docs") -> None:
-    """A hand-written file at a URL the catalogue generates (`generated`: their paths) is an error naming both
-    (never replaced)."""
-    made = {dest_of(rel, directory_urls): rel for rel in generated}
+ENGINE_OUTPUTS = {
+    "404.html": "the theme's page for a missing address",
+    "sitemap.xml": "the sitemap",
+    "sitemap.xml.gz": "the compressed sitemap of mkdocs and ProperDocs",
+    "search/search_index.json": "the search index of mkdocs and ProperDocs",
+    "search.json": "Zensical's search index",
+}
+"""What the engines write of their own besides the theme's files and the generated ones. Held to every engine's
+real output: tests/site/test_engines.py::test_every_file_an_engine_writes_is_protected_from_docs fails on a file
+a build writes that neither docs/, the catalogue, a theme folder nor this table accounts for."""
+
+_NOT_COPIED = (".py", ".pyc", ".html")
+"""Theme files that are templates or code, which no engine copies into the site as they are."""
+
+
+def theme_outputs(theme_dirs: Iterable[Path], custom: Path | None) -> dict[str, str]:
+    """{built path: where it comes from} for every file of the theme folders (`custom`, mkdocs.yml's custom_dir,
+    first, then the theme's own) that an engine copies into the site: all but templates, code, hidden files and
+    folders, the theme's configuration and translations (what mkdocs leaves out, Files.add_files_from_theme). The
+    first folder that holds a path gives it, as the engines take them."""
+    found: dict[str, str] = {}
+    for theme in theme_dirs:
+        shown = f"{theme.name}/" if theme == custom else f"the {theme.parent.name} theme's "
+        pending = [("", theme)]
+        while pending:
+            rel_dir, folder = pending.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                rel = rel_dir + entry.name
+                if entry.name.startswith(".") or entry.name == "__pycache__" or rel in ("locales", "mkdocs_theme.yml"):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((rel + "/", Path(entry.path)))
+                elif not entry.name.lower().endswith(_NOT_COPIED):
+                    found.setdefault(rel, shown + rel)
+    return found
+
+
+def site_own_files(theme_dirs: Iterable[Path], custom: Path | None) -> dict[str, str]:
+    """{built path: what writes it} for every file the site writes of its own, besides the generated pages and
+    downloads: the theme folders' files (theme_outputs), the engines' fixed outputs (ENGINE_OUTPUTS) and the mark the
+    tool leaves in the site folder."""
+    own = {rel: f"the site writes itself (from {source})" for rel, source in theme_outputs(theme_dirs, custom).items()}
+    own.update((rel, f"the site writes itself ({what})") for rel, what in ENGINE_OUTPUTS.items() if rel not in own)
+    own.setdefault(MARK, "the site writes itself (the mark of the tool's output, writing.MARK)")
+    return own
+
+
+def folded(path: str) -> str:
+    """A built path as a case-insensitive disk or server may take it: Unicode's canonical caseless form (NFD, case
+    folded, NFD again), in NFC. Two paths with the same folded form may be one file."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", unicodedata.normalize("NFD", path).casefold()))
+
+
+def _folders(path: str) -> Iterator[str]:
+    parts = path.split("/")
+    for depth in range(1, len(parts)):
+        yield "/".join(parts[:depth])
+
+
+class _Taken:
+    """The built paths the site writes, each with what writes it, looked up by folded path and by folder."""
+
+    def __init__(self, taken: Mapping[str, str]) -> None:
+        self.taken = taken
+        self.by_fold = {folded(path): path for path in taken}
+        self.by_folder: dict[str, str] = {}
+        for path in self.by_fold.values():
+            for folder in _folders(folded(path)):
+                self.by_folder.setdefault(folder, path)
+
+    def clash(self, dest: str) -> str | None:
+        """How a hand-written file built at `dest` clashes with a file the site writes, or None."""
+        if dest in self.taken:
+            return f"which {self.taken[dest]}"
+        key = folded(dest)
+        path = self.by_fold.get(key)
+        if path is not None:
+            return f"which differs only in case or Unicode form from {path}, which {self.taken[path]}"
+        path = next((self.by_fold[f] for f in _folders(key) if f in self.by_fold), None)
+        if path is not None:
+            return f"which needs a folder where {path} is, which {self.taken[path]}"
+        path = self.by_folder.get(key)
+        if path is not None:
+            return f"where {path} needs a folder, which {self.taken[path]}"
+        return None
+
+
+def refuse_collisions(generated: Iterable[str], hand: list[str], directory_urls: bool, shown: str = "docs",
+                      own: Mapping[str, str] | None = None) -> None:
+    """A hand-written file at a URL the catalogue generates (`generated`: their paths) or at a path the site writes
+    of its own (`own`: site_own_files) is an error naming both (never replaced): the same path, the same but for
+    case or Unicode form (one file on a case-insensitive disk), or a file where the other needs a folder."""
+    taken = {dest_of(rel, directory_urls): f"the catalogue generates (its page {rel})" for rel in generated}
+    for rel, writer in (own or {}).items():
+        taken.setdefault(rel, writer)
+    index = _Taken(taken)
     clashes = []
     for rel in hand:
-        page = made.get(dest_of(rel, directory_urls))
-        if page is not None:
-            clashes.append(f"{for_terminal(shown + '/' + rel)} is hand-written at {dest_of(rel, directory_urls)}, "
-                           f"which the catalogue generates (its page {page}): rename or move the hand-written file")
+        dest = dest_of(rel, directory_urls)
+        clash = index.clash(dest)
+        if clash is not None:
+            clashes.append(f"{for_terminal(shown + '/' + rel)} is hand-written at {for_terminal(dest)}, {clash}: "
+                           "rename or move the hand-written file")
     if not clashes:
         return
     if OLD_MANIFEST in hand:

@@ -35,7 +35,7 @@ from catalog_docs.site import preview
 from catalog_docs.site.ahead import Ahead
 from catalog_docs.site.feed import site_address
 from catalog_docs.site.fences import lift_blocks, restore_blocks
-from catalog_docs.site.handwritten import hand_written, refuse_collisions
+from catalog_docs.site.handwritten import hand_written, refuse_collisions, site_own_files
 from catalog_docs.site.pages import reused_drafts, site_files, site_files_apart
 
 if TYPE_CHECKING:
@@ -221,7 +221,9 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         if preview.serving():  # again: a render made ahead turns collection back on when it ends
             _pause_gc_while_serving()
         try:
-            refuse_collisions([*self._texts, *self._spilled()], self._hand, config.use_directory_urls)
+            custom = config.theme.custom_dir
+            own = site_own_files(map(Path, config.theme.dirs), Path(custom) if custom else None)
+            refuse_collisions([*self._texts, *self._spilled()], self._hand, config.use_directory_urls, own=own)
         except CatalogDocsError as exc:
             raise PluginError(str(exc)) from None
 

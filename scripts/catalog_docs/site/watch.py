@@ -15,6 +15,7 @@ the same errors.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import signal
@@ -30,7 +31,7 @@ from catalog_docs.escape import for_terminal
 from catalog_docs.layout import ENGINE_DOCS_ENV, SITE_URL_ENV, TEMPLATES
 from catalog_docs.site.feed import site_address
 from catalog_docs.site.folders import EngineFolder, read_hand_written
-from catalog_docs.site.handwritten import hand_written, refuse_collisions
+from catalog_docs.site.handwritten import hand_written, refuse_collisions, site_own_files
 from catalog_docs.site.pages import directory_urls_of, site_files
 from catalog_docs.site.preview import BANNER_ID, NOTHING_YET, banner_html
 
@@ -56,11 +57,31 @@ def _strip_banner(page: str) -> str:
     return page[: start - 1] + page[end + len("</div>") + 2:] if end >= 0 else page
 
 
-def engine_files(texts: Mapping[str, str], docs: Path, directory_urls: bool) -> dict[str, bytes]:
+def engine_theme_dirs(project: Path) -> tuple[list[Path], Path | None]:
+    """The theme folders Zensical copies files from into the site, and which of them is mkdocs.yml's `custom_dir`
+    (read as directory_urls_of reads its setting): that folder first, then Zensical's own theme, when installed."""
+    dirs = []
+    try:
+        config = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    except OSError:
+        config = ""
+    found = re.search(r"^\s+custom_dir:\s*[\"']?([^\"'\s#]+)", config, re.MULTILINE)
+    custom = project / found.group(1) if found else None
+    if custom is not None:
+        dirs.append(custom)
+    spec = importlib.util.find_spec("zensical")
+    if spec is not None and spec.origin is not None:
+        dirs.append(Path(spec.origin).parent / "templates")
+    return dirs, custom
+
+
+def engine_files(texts: Mapping[str, str], docs: Path, directory_urls: bool,
+                 own: Mapping[str, str] | None = None) -> dict[str, bytes]:
     """What an engine's build folder holds: the hand-written files of `docs` and the generated ones. Raises
-    DocsRefused for a docs/ no engine can read safely and for a hand-written file at a generated URL."""
+    DocsRefused for a docs/ no engine can read safely and for a hand-written file at a generated URL or at a path
+    the site writes of its own (`own`, handwritten.site_own_files)."""
     hand = hand_written(docs)
-    refuse_collisions(dict(texts), [rel for rel in hand.files if rel not in EXCLUDED], directory_urls)
+    refuse_collisions(dict(texts), [rel for rel in hand.files if rel not in EXCLUDED], directory_urls, own=own)
     files = {rel: read_hand_written(path, f"docs/{rel}") for rel, path in hand.files.items()}
     files.update((rel, text.encode("utf-8")) for rel, text in texts.items())
     return files
@@ -78,7 +99,8 @@ def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: boo
     if publish:
         refuse_drafts(catalog_dir)
     directory_urls = directory_urls_of(catalog_dir.parent)
-    files = engine_files(site_files(catalog_dir, directory_urls=directory_urls), docs, directory_urls)
+    own = site_own_files(*engine_theme_dirs(catalog_dir.parent))
+    files = engine_files(site_files(catalog_dir, directory_urls=directory_urls), docs, directory_urls, own)
     folder = EngineFolder(catalog_dir.parent)
     try:
         folder.update(files)
@@ -119,7 +141,8 @@ class _Preview:
                 self.say(f"WARNING -  catalog-docs: version label {draft.label!r} is a draft ({draft.file}); "
                          f"make site will not publish it until it is checked and `draft: true` is deleted")
         try:
-            changed = self.folder.update(engine_files(pages, self.docs, self.directory_urls))
+            own = site_own_files(*engine_theme_dirs(self.catalog_dir.parent))
+            changed = self.folder.update(engine_files(pages, self.docs, self.directory_urls, own))
         except CatalogDocsError as exc:
             self.say("\n".join(f"ERROR   -  {line}" for line in str(exc).splitlines()))
             return [*lines, str(exc)]
