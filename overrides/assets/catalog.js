@@ -160,6 +160,20 @@
    still lands on it: the first page names its lookup (data-catalog-moved, render.moved_lookup), which gives each
    later page and the ids of its rows, and the address is replaced with that page's. */
 (function () {
+  /* The lookup is a file like any other of the site: the address it names is followed only when it is a string
+     that resolves to a page of this site's own origin over http(s) (never another origin, `//host`, a backslashed
+     host, `javascript:` or `data:`); anything else is ignored. */
+  function onThisSite(address) {
+    if (typeof address !== "string") return null;
+    var target;
+    try {
+      target = new URL(address, location.href);
+    } catch (error) {
+      return null;
+    }
+    var web = target.protocol === "http:" || target.protocol === "https:";
+    return web && target.origin === location.origin ? target : null;
+  }
   function follow() {
     var holder = document.querySelector("[data-catalog-moved]");
     if (!holder || !location.hash) return;
@@ -170,7 +184,9 @@
       return;
     }
     if (!/^[a-z0-9-]+--[0-9a-f]{8}$/.test(id) || document.getElementById(id)) return;
-    fetch(new URL(holder.getAttribute("data-catalog-moved"), location.href))
+    var source = onThisSite(holder.getAttribute("data-catalog-moved"));
+    if (!source) return;
+    fetch(source)
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (lookup) {
         if (!lookup) return;
@@ -179,7 +195,8 @@
         for (var i = 0; page < 0 && i < lookup.hashes.length; i++) {
           if ((" " + lookup.hashes[i] + " ").indexOf(hash) >= 0) page = i;
         }
-        if (page >= 0) location.replace(new URL(lookup.pages[page], location.href).href.split("#")[0] + "#" + id);
+        var target = page >= 0 ? onThisSite(lookup.pages[page]) : null;
+        if (target) location.replace(target.href.split("#")[0] + "#" + id);
       })
       .catch(function () { /* no lookup: the page stays as it is */ });
   }
