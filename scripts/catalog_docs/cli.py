@@ -44,9 +44,10 @@ diff exit codes (the review gate is --fail-on with --acknowledged):
      selected by --fail-on and acknowledged neither itself nor by its plan entry's or label's removal or
      addition
   2  an unknown label, plan entry, kind or revision; a refused revision; --max-chars out of range; an
-     acknowledgements file that does not check (each problem at file:line:column) or cannot be read (missing,
-     not a regular file, over 1 MB). A reason left empty is not such a problem: that acknowledgement
-     acknowledges nothing (its change stays held) and is named as a warning and in the verdict"""
+     acknowledgements file that does not check (each problem at file:line:column; a reason over 500 characters
+     is one) or cannot be read (missing, not a regular file, over 1 MB). A reason left empty is not such a
+     problem: that acknowledgement acknowledges nothing (its change stays held) and is named as a warning and in
+     the verdict"""
 
 
 def _cmd_check(args: argparse.Namespace) -> int:

@@ -1,17 +1,28 @@
-"""`catalog-docs diff --acknowledged FILE` reads only a regular file of at most 1 MB, nested at most 16 deep:
-anything else is refused at once, in one line, exit 2, never a traceback and never a wait (compare/gate.py)."""
+"""`catalog-docs diff --acknowledged FILE` reads only a regular file of at most 1 MB, nested at most 16 deep, whose
+reasons are at most MAX_REASON_CHARS long: anything else is refused at once, in one line, exit 2, never a traceback
+and never a wait (compare/gate.py)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from catalog_docs import cli
-from catalog_docs.compare.gate import MAX_BYTES, MAX_DEPTH
+from catalog_docs.compare.gate import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_REASON_CHARS,
+    AcknowledgementsInvalid,
+    load_acknowledgements,
+)
 from fake_catalogs import FAKE_SPECS, write_catalog
 
 
@@ -85,7 +96,8 @@ def test_diff_help_lists_every_exit_code_of_the_gate(capsys: pytest.CaptureFixtu
     codes = shown[shown.index("diff exit codes"):]
     for words in ("0 compared; no difference (with --exit-code); no change held (with --fail-on)",
                   "a change the gate holds", "acknowledged neither itself nor by its plan entry's or label's",
-                  "2 an unknown label, plan entry, kind or revision", "not a regular file, over 1 MB"):
+                  "2 an unknown label, plan entry, kind or revision", "not a regular file, over 1 MB",
+                  f"a reason over {MAX_REASON_CHARS} characters is one"):
         assert words in " ".join(codes.split()), words
 
 
@@ -99,3 +111,43 @@ def test_max_chars_out_of_range_is_one_line_exit_2(capsys: pytest.CaptureFixture
     code = cli.main(["diff", "FAKE 1.0", "FAKE 3.0", "--catalog", str(catalog), "--format", "markdown", *argv])
     err = capsys.readouterr().err
     assert code == 2 and len(err.splitlines()) == 1 and says in err
+
+
+ACK_ID = "value-changed--fake-1-0--fake-3-0--plan-a--fakewidgetlist--0123abcd"
+
+
+def test_a_reason_over_the_limit_is_a_located_error_shown_cut(capsys: pytest.CaptureFixture[str], catalog: Path,
+                                                               tmp_path: Path) -> None:
+    """The issue's 100 KB reason, which every line that shows a reason printed whole."""
+    acks = tmp_path / "acks.yaml"
+    acks.write_text(f"- id: {ACK_ID}\n  reason: {'x' * 100_000}\n", encoding="utf-8")
+    code, out, err = _diff(capsys, catalog, acks)
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        f"{acks}:2:11: acknowledged[0].reason: expected a reason of at most {MAX_REASON_CHARS} characters, found "
+        f"100,000 characters, '{'x' * 57}...' (say it in a sentence or two; link to anything longer)", "1 error"]
+
+
+@given(st.integers(MAX_REASON_CHARS - 20, MAX_REASON_CHARS + 20),
+       st.characters(max_codepoint=0xFFFF, exclude_categories=["Cs"]))
+@example(1, "x")
+@example(MAX_REASON_CHARS, "x")
+@example(MAX_REASON_CHARS + 1, "x")
+@example(3 * MAX_REASON_CHARS, "\u202e")
+def test_a_reason_is_taken_up_to_the_limit_and_refused_past_it_in_a_short_line(length: int, letter: str) -> None:
+    """Whatever its characters: a reason is taken up to MAX_REASON_CHARS, and past it refused in one line that
+    shows it cut (its first 57 characters, each escaped at most ten characters long)."""
+    reason = "r" + letter * (length - 1)
+    with tempfile.TemporaryDirectory() as folder:
+        acks = Path(folder) / "acks.yaml"
+        # A JSON string is a YAML double-quoted scalar: any character, escaped.
+        acks.write_text(f"- id: {ACK_ID}\n  reason: {json.dumps(reason)}\n", encoding="utf-8")
+        if length <= MAX_REASON_CHARS:
+            [ack] = load_acknowledgements(acks)
+            assert ack.reason == reason
+            return
+        with pytest.raises(AcknowledgementsInvalid) as info:
+            load_acknowledgements(acks)
+    [problem] = info.value.problems
+    line = str(problem)
+    assert f"found {length:,} characters" in line and len(line) < 300 + 57 * 10 and line.isprintable()

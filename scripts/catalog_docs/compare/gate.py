@@ -33,6 +33,9 @@ SCOPES: tuple[Scope, ...] = ("any", "published")
 
 _STR = "tag:yaml.org,2002:str"
 
+MAX_REASON_CHARS = 500
+"""The longest reason an acknowledgement may give (FORMATS.md): every format and the pull-request comment show it."""
+
 ACKNOWLEDGED_FILE = ".github/catalog-acknowledged.yaml"
 """The acknowledgements file CI reads (.github/workflows/ci.yml): where the comment tells a reviewer to put them."""
 
@@ -132,6 +135,10 @@ def _key_problem(name: str, where: str, key: yaml.Node, value: yaml.Node, seen: 
     if not isinstance(value, yaml.ScalarNode) or value.tag != _STR or not value.value.strip():
         return _problem(name, value, f"{where}.{k}", "a change id" if k == "id" else "a reason (non-empty text)",
                         _found(value))
+    if k == "reason" and len(value.value) > MAX_REASON_CHARS:
+        return _problem(name, value, f"{where}.reason", f"a reason of at most {MAX_REASON_CHARS} characters",
+                        f"{len(value.value):,} characters, {_found(value)}", "say it in a sentence or two; link to "
+                        "anything longer")
     if k == "id" and not re.fullmatch(ID_PATTERN, value.value):
         return _problem(name, value, f"{where}.id", "a change id as catalog-docs diff prints it (KIND--...--HASH)",
                         _found(value), "copy it from the diff output")
