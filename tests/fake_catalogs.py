@@ -37,6 +37,8 @@ def write_catalog(folder: Path, spec: dict[str, Any]) -> Path:
         "areas": [{"id": "fake-area", "name": "Fake area", "source": "§1"}],
         "version_labels": list(spec["labels"]), "plan_entries": plan_names,
         "lock_values": {"source": "§8", "values": ["close", "unlimited"]},
+        "source_document": {"title": "Fake Source", "about": "A made-up source document for tests.",
+                            "sections": [{"number": n, "title": f"Fake section {n}"} for n in range(1, 10)]},
     }
     entries = []
     for i, path in enumerate(spec["entries"], start=1):

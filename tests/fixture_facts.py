@@ -14,6 +14,10 @@ from pathlib import Path
 FIXTURE_CATALOG = Path(__file__).resolve().parent / "fixture-catalog"
 
 SERVICE_NAME = "Fake Widget Service"
+SOURCE_TITLE = "Fake Widget Service: A Made-Up Source"
+SOURCE_SECTION_TITLES = ("Fake overview", "Fake resources", "Fake states", "Fake endpoints", "Fake authentication",
+                         "Fake events", "Fake errors", "Fake limits", "Fake versioning")
+"""service.yaml source_document: the fixture source's title and its sections' titles, §1 first."""
 
 PATHS: tuple[str | None, ...] = (
     "/fakeWidgetCreate",

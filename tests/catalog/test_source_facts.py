@@ -30,6 +30,19 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "catalog"
 pytestmark = pytest.mark.real_catalog
 
+# The document's title (its first heading) and its numbered sections' titles, §1 first.
+DOCUMENT_TITLE = "Payment Interface Service: Operation Catalogue and Per-Plan Lock Settings"
+SECTION_TITLES = (
+    "What the service does",  # §1
+    "Resources and their fields",  # §2
+    "States and transitions",  # §3
+    "Endpoints",  # §4
+    "Authentication",  # §5
+    "Events",  # §6
+    "Errors",  # §7
+    "Limits",  # §8
+    "Versioning",  # §9
+)
 # §4: the endpoint table, in order. All operations are POST.
 PATHS_IN_ORDER = (
     "/checkVirtualAddressME",
@@ -190,6 +203,25 @@ def label_differences(catalog: Catalog) -> list[str]:
     return out
 
 
+def document_differences(catalog: Catalog) -> list[str]:
+    """The document's title and its sections, each under its own title: what every citation is checked against."""
+    doc = catalog.source_document
+    out = []
+    if doc.title != DOCUMENT_TITLE:
+        out.append(f"the catalogue titles the source document {doc.title!r}, the source's title is "
+                   f"{DOCUMENT_TITLE!r}")
+    got = [(s.number, s.title) for s in doc.sections]
+    expected = list(enumerate(SECTION_TITLES, start=1))
+    for number, title in got:
+        if number > len(SECTION_TITLES):
+            out.append(f"the catalogue lists section §{number} {title!r}, which the source does not have")
+        elif title != SECTION_TITLES[number - 1]:
+            out.append(f"the catalogue titles §{number} {title!r}, the source titles it {SECTION_TITLES[number - 1]!r}")
+    out += [f"the source has §{n} {t!r}, which the catalogue does not list" for n, t in expected
+            if n not in {g for g, _ in got}]
+    return out
+
+
 def value_differences(catalog: Catalog) -> list[str]:
     """§8: every lock value under every version label and plan entry the source shows."""
     out = []
@@ -216,6 +248,10 @@ def test_the_restated_facts_agree_with_each_other() -> None:
     assert ONLY_STATUS_QUERY_CLOSE.count("close") == 1 and ONLY_STATUS_QUERY_CLOSE.count("unlimited") == 22
     assert {label for label, _ in VALUES} == set(PLANS_BY_LABEL)
     assert sorted(VALUES) == sorted((label, plan) for label, plans in PLANS_BY_LABEL.items() for plan in plans)
+
+
+def test_the_source_document_is_named_with_its_title_and_its_sections_titles(catalog: Catalog) -> None:
+    _check(document_differences(catalog))
 
 
 def test_the_listing_is_the_one_of_section_4(catalog: Catalog) -> None:
@@ -374,3 +410,9 @@ def test_a_plan_entry_dropped_and_a_path_renamed_are_reported(tmp_path: Path) ->
     assert new_differences(tmp_path, catalog, listing_differences) == [
         "the catalogue lists the path /logIntention, which the source does not show (§4)",
         "the source shows the path /logIntent, which the catalogue does not list (§4)"]
+
+
+def test_a_section_retitled_is_reported_with_both_titles(tmp_path: Path) -> None:
+    catalog = _edited(tmp_path, [("service.yaml", "{number: 4, title: Endpoints}", "{number: 4, title: Operations}")])
+    assert new_differences(tmp_path, catalog, document_differences) == [
+        "the catalogue titles §4 'Operations', the source titles it 'Endpoints'"]

@@ -45,6 +45,7 @@ def test_every_source_section_has_its_place_in_order_even_when_nothing_cites_it(
     found = source_sections(catalog(), max_rows=250, max_values=10_000)
     assert [s.number for s in found] == list(range(1, 10))
     assert [s.anchor for s in found] == [f"s{n}" for n in range(1, 10)]
+    assert [s.title for s in found] == list(ff.SOURCE_SECTION_TITLES)
     # The fixture cites nothing from §3, §5, §6, §7 (its register has no item there either).
     cited = {int(sec[1:].split()[0]) for _, _, sec in ff.NOT_SHOWN.values()} | {1, 4, 8, 9}
     assert {s.number for s in found if s.empty} == set(range(1, 10)) - cited == {3, 5, 6, 7}
@@ -110,8 +111,8 @@ def test_a_large_catalogue_is_counted_not_listed() -> None:
         lock_values=LOCK_VALUES, marker_citation=MARKER_CITATION)
     listed = f"{ff.LISTING_SIZE} listing entries (positions 1{RANGE_DASH}{ff.LISTING_SIZE}), with their method and path"
     assert listed in text
-    assert "operations/fakeWidgetCreate" not in text.split("## Section 4", 1)[1].split("## Section 5")[0]
-    assert "positions" not in text.split("## Section 8", 1)[1].split("## Section 9")[0]
+    assert "operations/fakeWidgetCreate" not in text.split("## §4 ", 1)[1].split("## §5 ")[0]
+    assert "positions" not in text.split("## §8 ", 1)[1].split("## §9 ")[0]
     assert f"more than {ff.LISTING_SIZE - 1} listing entries" in text
 
 
@@ -157,7 +158,7 @@ def test_position_ranges() -> None:
 
 def test_the_sources_page_is_planned_and_states_no_value_twice() -> None:
     page = render_pages(catalog(), workers=1)["sources/index.md"]
-    s8 = page.split("## Section 8", 1)[1].split("## Section 9")[0]
+    s8 = page.split("## §8 ", 1)[1].split("## §9 ")[0]
     for label, plan in ff.columns():
         lines = [ln for ln in s8.splitlines() if f'href="../plans/{ff.PLAN_SLUGS[plan]}/"' in ln
                  and f'href="../versions/{ff.LABEL_SLUGS[label]}/"' in ln]

@@ -22,7 +22,8 @@ def site(built_site: Path) -> Path:
 
 
 def source_sections(site: Path) -> dict[str, list[Node]]:
-    """The elements of /sources/ under each `## Section N` heading, by the heading's id."""
+    """The elements of /sources/ under each `## §N TITLE` heading (the section's own title), by the heading's
+    id."""
     article = content(parse_file(site / "sources" / "index.html"))
     out: dict[str, list[Node]] = {}
     current: list[Node] | None = None
@@ -31,7 +32,8 @@ def source_sections(site: Path) -> dict[str, list[Node]]:
             continue
         if child.tag == "h2":
             current = out.setdefault(child.attrs.get("id", ""), [])
-            assert child.text().rstrip("¶") == f"Section {child.attrs['id'][1:]}"
+            number = int(child.attrs["id"][1:])
+            assert child.text().rstrip("¶") == f"§{number} {ff.SOURCE_SECTION_TITLES[number - 1]}"
         elif current is not None:
             current.append(child)
     return out
@@ -43,7 +45,8 @@ ORIGIN = "http://127.0.0.1:8000"
 
 def plain_citations(doc: Node, url: str) -> list[str]:
     """Every citation (`§4`, `§8 rule 2`) in the page's body text that is not inside a link to its own
-    section on /sources/ (`/sources/#s4`), resolved from the page's URL."""
+    section on /sources/ (`/sources/#s4`), resolved from the page's URL. The heading of a section on /sources/
+    (`§4 Endpoints`, id `s4`) is that section itself."""
     body = doc.find("body") or doc
     found = []
     for node in body.iter():
@@ -53,6 +56,9 @@ def plain_citations(doc: Node, url: str) -> list[str]:
             if not isinstance(child, str):
                 continue
             for m in _CITATION.finditer(child):
+                if url == "/sources/" and any(n.attrs.get("id") == f"s{m.group(1)}" and n.tag == "h2"
+                                              for n in (node, *node.ancestors())):
+                    continue
                 link = next((n for n in (node, *node.ancestors()) if n.tag == "a"), None)
                 target = urlsplit(urljoin(ORIGIN + url, link.attrs.get("href", ""))) if link else None
                 if target is None or target.path != "/sources/" or target.fragment != f"s{m.group(1)}":
@@ -61,10 +67,14 @@ def plain_citations(doc: Node, url: str) -> list[str]:
 
 
 def test_the_citation_check_finds_a_plain_citation_and_a_wrong_link() -> None:
-    doc = parse('<body><p>From §4 and <a href="../../sources/#s8">§8 rule 2</a>, <a href="../../not-shown/#x">§9</a>, '
+    doc = parse('<body><h2 id="s4">§4 Endpoints</h2><h2 id="s5">§4 Misfiled</h2>'
+                '<p>From §4 and <a href="../../sources/#s8">§8 rule 2</a>, <a href="../../not-shown/#x">§9</a>, '
                 '<a href="../../sources/#s1">§2</a> and <a href="../../sources/#s4"><span>§4</span></a>.</p></body>')
     found = plain_citations(doc, "/operations/x/")
-    assert len(found) == 3 and "From §4" in found[0] and "not-shown" in found[1] and "§2" in found[2]
+    assert len(found) == 5 and "§4 Endpoints" in found[0] and "From §4" in found[2]
+    found = plain_citations(doc, "/sources/")  # there, a section's own heading is the section
+    assert len(found) == 4 and "§4 Misfiled" in found[0] and "From §4" in found[1] and "not-shown" in found[2] \
+        and "§2" in found[3]
 
 
 def test_every_citation_on_every_page_links_to_its_section_on_sources(site: Path) -> None:
@@ -82,6 +92,20 @@ def test_every_citation_on_every_page_links_to_its_section_on_sources(site: Path
 
 def items(nodes: list[Node]) -> list[Node]:
     return [li for n in nodes for li in n.find_all("li")]
+
+
+def test_the_page_names_its_source_and_each_section_under_its_own_title(site: Path) -> None:
+    # Was: no title, no word of what the document is, and headings "Section 1" ... "Section 9".
+    article = content(parse_file(site / "sources" / "index.html"))
+    first = next(p for p in article.find_all("p"))
+    assert first.text().startswith(f"Everything on this site comes from one document, {ff.SOURCE_TITLE} ")
+    assert first.find("em") is not None and first.find("em").text() == ff.SOURCE_TITLE
+    assert "A made-up source document for the tests" in first.text()
+    # A contents list of the sections by their own titles, each linking to its place on the page.
+    listed = article.find("ul", cls="source-sections")
+    assert listed is not None
+    assert [(a.text(), a.attrs["href"]) for a in listed.find_all("a")] == [
+        (f"§{n} {title}", f"#s{n}") for n, title in enumerate(ff.SOURCE_SECTION_TITLES, start=1)]
 
 
 def test_one_section_per_source_section_with_a_stable_anchor(site: Path) -> None:

@@ -133,6 +133,11 @@ def _service_text(spec: SynthSpec, labels: list[str], plan_names: list[str]) -> 
         "lock_values:",
         '  source: "§8"',
         "  values: [" + ", ".join(LOCK_VALUES) + "]",
+        "source_document:",
+        "  title: Fake Example Source",
+        "  about: A made-up source document, for benchmarks only.",
+        "  sections:",
+        *(f"    - {{number: {n}, title: Fake section {n}}}" for n in range(1, 10)),
     ]
     return "\n".join(svc) + "\n"
 

@@ -130,11 +130,34 @@ class Service:
     lock_values_source: str
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DocumentSection:
+    """One numbered section of the source document, under its own title (`§4 Endpoints`)."""
+
+    number: int
+    title: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceDocument:
+    """The document every citation of the catalogue names: its title as the source gives it, what it is (in our
+    words) and its sections in order; `§N` cites section N."""
+
+    title: str
+    about: str
+    sections: tuple[DocumentSection, ...]
+
+    def section(self, number: int) -> DocumentSection | None:
+        """The section of that number, or None."""
+        return next((s for s in self.sections if s.number == number), None)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Catalog:
     """The whole validated catalogue."""
 
     service: Service
+    source_document: SourceDocument
     entries: tuple[ListingEntry, ...]
     versions: tuple[VersionLabel, ...]
     plan_names: tuple[str, ...]

@@ -7,6 +7,7 @@ They run only on files that passed their schema, so each may read the fields the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -417,6 +418,45 @@ def _labels_have_files(c: Catalogue) -> Iterator[Problem]:
                           "no such file", "add the file or remove the label")
 
 
+def _sections_in_order(c: Catalogue) -> Iterator[Problem]:
+    """The source's sections are listed §1, §2, ... in order, each once, so `§N` names one of them."""
+    for i, s in enumerate(c.svc["source_document"]["sections"]):
+        if s["number"] != i + 1:
+            where: list[PathPart] = ["source_document", "sections", i, "number"]
+            yield problem(c.service, node_at(c.service.root, where), where,
+                          f"{i + 1} (the sections in order, from 1)", str(s["number"]))
+
+
+_CITATION = re.compile(r"§([0-9]+)")
+
+
+def _citations(node: Node, path: list[PathPart]) -> Iterator[tuple[Node, list[PathPart]]]:
+    """Every citation of a file (the value of a `source` or `section` key, at any depth), with its path; a plan
+    entry's `values` hold lock values only, and are not walked."""
+    if node.kind == "map":
+        for key, child in node.value.items():
+            if key in ("source", "section") and child.kind == "scalar":
+                yield child, [*path, key]
+            elif key != "values":
+                yield from _citations(child, [*path, key])
+    elif node.kind == "seq":
+        for i, child in enumerate(node.value):
+            yield from _citations(child, [*path, i])
+
+
+def _citations_name_sections(c: Catalogue) -> Iterator[Problem]:
+    """Each section a citation names is a section of the source document (service.yaml source_document)."""
+    numbers = sorted({s["number"] for s in c.svc["source_document"]["sections"]})
+    listed = ", ".join(f"§{n}" for n in numbers) if len(numbers) <= 12 else f"§{numbers[0]} ... §{numbers[-1]}"
+    for f in (c.service, c.listing, c.register, *c.versions):
+        for node, path in _citations(f.root, []):
+            missing = [n for n in (int(m) for m in _CITATION.findall(node.value)) if n not in numbers]
+            if missing:
+                yield problem(f, node, path, f"a section of the source document ({listed})",
+                              f"§{missing[0]} in {node.value!r}",
+                              "add the section to source_document.sections in service.yaml or fix the citation")
+
+
 CROSS_RULES: tuple[Rule, ...] = (
     _area_ids_once,
     _register_ids_once,
@@ -434,6 +474,8 @@ CROSS_RULES: tuple[Rule, ...] = (
     _plans_listed,
     _plan_values,
     _labels_have_files,
+    _sections_in_order,
+    _citations_name_sections,
 )
 """Every rule across files, in the order they run (problems at one place keep this order in the report)."""
 

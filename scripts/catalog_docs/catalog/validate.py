@@ -25,10 +25,12 @@ from catalog_docs.catalog.located import CatalogFile, FileKind, child, key_path
 from catalog_docs.catalog.model import (
     Area,
     Catalog,
+    DocumentSection,
     ListingEntry,
     NotShown,
     PlanEntry,
     Service,
+    SourceDocument,
     VersionLabel,
     VersionMarker,
     entry_key,
@@ -306,5 +308,8 @@ def _model(c: Catalogue) -> Catalog:
     service = Service(name=svc["name"], summary=svc["summary"], source=svc["source"],
                       base_url_source=svc["base_url_source"], areas=tuple(areas.values()),
                       lock_values_source=svc["lock_values"]["source"])
-    return Catalog(service=service, entries=tuple(entries), versions=tuple(versions),
+    doc = svc["source_document"]
+    document = SourceDocument(title=doc["title"], about=doc["about"], sections=tuple(
+        DocumentSection(number=s["number"], title=s["title"]) for s in doc["sections"]))
+    return Catalog(service=service, source_document=document, entries=tuple(entries), versions=tuple(versions),
                    plan_names=tuple(svc["plan_entries"]), not_shown=register)

@@ -80,5 +80,6 @@ def apply_diff(old: Catalog, data: Mapping[str, Any]) -> Catalog:
     service, plan_names = _service(later)
     entries = _entries(later, service)
     register = later.register_order.order([n.id for n in old.not_shown])
-    return Catalog(service=service, entries=entries, versions=_versions(later, entries), plan_names=plan_names,
+    return Catalog(service=service, source_document=old.source_document, entries=entries,
+                   versions=_versions(later, entries), plan_names=plan_names,
                    not_shown=tuple(later.register[n] for n in register))

@@ -28,13 +28,14 @@ def rows_digest(rows: Any) -> bytes:
 class Digests:
     """What a page may be made from, split so that a page whose inputs did not change keeps its key when one
     value elsewhere changes. `skeleton` is the whole catalogue except the plan entries' lock values (service,
-    areas, listing entries, register, labels with their plan tables and plan entries' names, slugs and
+    the source document, listing entries, register, labels with their plan tables and plan entries' names, slugs and
     sources) and the builder's URL style; `version_values[i]` the lock values of label i; `whole` both."""
 
     def __init__(self, catalog: Catalog, directory_urls: bool) -> None:
         heads = tuple(dataclasses.replace(v, plans=tuple(dataclasses.replace(p, values=()) for p in v.plans))
                       for v in catalog.versions)
-        self.skeleton = digest(repr(directory_urls), repr(catalog.service), repr(catalog.entries),
+        self.skeleton = digest(repr(directory_urls), repr(catalog.service), repr(catalog.source_document),
+                               repr(catalog.entries),
                                 repr(heads), repr(catalog.plan_names), repr(catalog.not_shown))
         self.plan_values = [[digest(p.name, "\0".join(p.values)) for p in v.plans] for v in catalog.versions]
         """Under each label, each plan entry's name and values."""

@@ -27,9 +27,6 @@ from catalog_docs.catalog.model import (
 )
 from catalog_docs.errors import CatalogDocsError
 
-SOURCE_SECTIONS = tuple(range(1, 10))
-"""The source document's sections, §1 to §9: each has its place on /sources/ even when nothing cites it."""
-
 MARKER_CITATION = "§9"
 """What the operation pages cite for a version marker. The catalogue files record the markers without a
 section of their own, so this is the pages' attribution; the sources page says so next to them."""
@@ -106,6 +103,8 @@ class SourceSection:
     """Every fact the catalogue derives from one section of the source."""
 
     number: int
+    title: str
+    """The section's own title in the source (`Endpoints` for §4)."""
     anchor: str
     service: bool
     """The service's name and summary cite this section."""
@@ -168,12 +167,13 @@ def _plan_values(version: VersionLabel, plan: PlanEntry, list_positions: bool) -
 
 
 def source_sections(catalog: Catalog, *, max_rows: int, max_values: int) -> tuple[SourceSection, ...]:
-    """One SourceSection per section, §1 to §9 and any further section the catalogue cites, in order.
+    """One SourceSection per section of the source document (each has its place even when nothing cites it),
+    in order.
 
     `max_rows` and `max_values` are the page-size limits of a table page: beyond `max_rows` listing
     entries the entries are counted rather than listed, and beyond `max_values` values in the whole
     catalogue each plan entry's values are counted rather than listed by position."""
-    numbers = _section_numbers(catalog)
+    numbers = [s.number for s in catalog.source_document.sections]
     total_values = sum(len(p.values) for v in catalog.versions for p in v.plans)
     list_entries = len(catalog.entries) <= max_rows
     scope = _Scope(
@@ -197,16 +197,6 @@ class _Scope:
     cited_entries: dict[int, tuple[ListingEntry, ...]]
 
 
-def _section_numbers(catalog: Catalog) -> list[int]:
-    """§1 to §9, and every further section a citation of the catalogue names, in order."""
-    service = catalog.service
-    citations = [service.source, service.base_url_source, service.lock_values_source]
-    citations += [a.source for a in service.areas] + [e.source for e in catalog.entries]
-    citations += [c for v in catalog.versions for c in (v.source, v.plan_table_source, *(p.source for p in v.plans))]
-    citations += [n.section for n in catalog.not_shown]
-    return sorted(set(SOURCE_SECTIONS) | {p.section for c in citations for p in citation_parts(c)})
-
-
 _T = TypeVar("_T")
 
 
@@ -222,8 +212,10 @@ def _source(item: Area | ListingEntry | VersionLabel) -> str:
 def _section(catalog: Catalog, n: int, scope: _Scope) -> SourceSection:
     """Every fact of the catalogue that section `n` backs."""
     service, entries = catalog.service, scope.cited_entries[n]
+    section = catalog.source_document.section(n)
     return SourceSection(
         number=n,
+        title=section.title if section is not None else "",
         anchor=section_anchor(n),
         service=cites(service.source, n),
         base_url=cites(service.base_url_source, n),
