@@ -28,22 +28,25 @@ help: ## List the targets and their settings
 	@echo "  PYTHON=$(PYTHON)  the interpreter that creates .venv"
 
 $(BIN)/python:
+	@echo "make: creating the Python environment $(VENV)/ (once)"
 	$(PYTHON) -m venv $(VENV)
 
 # The project itself goes in editable (catalog-docs on .venv/bin) without build isolation, so the build
-# uses the locked setuptools instead of downloading an unpinned one.
+# uses the locked setuptools instead of downloading an unpinned one. pip runs quietly: the line before it says
+# what it installs, since a fresh clone waits on it for a minute or so.
 define install_locked
+	@echo "make: installing $(2) into $(VENV)/ from $(1) (exact versions and hashes; a minute or so the first time)"
 	$(BIN)/python -m pip install --quiet --require-hashes -r $(1)
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 endef
 
 $(SITE_STAMP): requirements/site.txt pyproject.toml | $(BIN)/python
-	$(call install_locked,requirements/site.txt)
+	$(call install_locked,requirements/site.txt,what building the site needs)
 	touch $@
 
 # The test set holds the site set, so installing it brings the site stamp up to date too.
 $(TEST_STAMP): requirements/test.txt requirements/site.txt pyproject.toml | $(BIN)/python
-	$(call install_locked,requirements/test.txt)
+	$(call install_locked,requirements/test.txt,the test tools)
 	touch $(SITE_STAMP) $@
 
 install: $(TEST_STAMP) ## Create .venv and install the project with its test tools
@@ -70,6 +73,7 @@ ENGINE_STAMPS = $(SITE_STAMP) $(if $(filter zensical,$(BUILDER)),$(TEST_STAMP))
 serve: $(ENGINE_STAMPS) ## Render and serve the site on http://HOST:PORT, reloading when catalog/ changes (BUILDER=mkdocs|properdocs|zensical)
 	$(ENGINE_CHECK)
 	@$(BIN)/python -m catalog_docs.devtools.portcheck $(HOST) $(PORT)
+	@echo "make: rendering the pages, then serving them at http://$(HOST):$(PORT)/ with $(BUILDER) (open that address once the engine says it is serving; Ctrl-C stops)"
 	$(SERVE_$(BUILDER))
 
 site: $(ENGINE_STAMPS) ## Render and build the site strictly into site/ (BUILDER=mkdocs|properdocs|zensical)

@@ -97,3 +97,19 @@ def test_a_free_port_and_a_bad_host() -> None:
         port = probe.getsockname()[1]
     assert port_problem("127.0.0.1", port) is None
     assert "HOST=" in (port_problem("no-such-host.invalid", port) or "")
+
+
+def test_make_serve_says_what_it_installs_and_where_it_serves(tmp_path: Path) -> None:
+    # Was: a fresh clone's `make serve` sat silent for about 45 s while pip installed quietly.
+    project = clone(tmp_path)
+    result = make(project, "-n", "serve", "PORT=8123")  # what make would run on a fresh clone, in order
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+
+    def first(words: str) -> int:
+        return next(i for i, line in enumerate(lines) if words in line)
+    said = first("echo \"make: installing what building the site needs into .venv/ from requirements/site.txt")
+    assert first("echo \"make: creating the Python environment .venv/") < first("-m venv .venv") < said
+    assert said < first("pip install --quiet --require-hashes -r requirements/site.txt")
+    address = first("echo \"make: rendering the pages, then serving them at http://127.0.0.1:8123/ with mkdocs")
+    assert first("portcheck 127.0.0.1 8123") < address < first("mkdocs serve --dirty")
