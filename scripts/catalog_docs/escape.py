@@ -88,8 +88,10 @@ variation selectors, tags..."""
 def for_terminal(text: object) -> str:
     """Text for a terminal line: every control, separator and invisible character shown as an escape
     (`\\x1b`, `\\u202e`), so that nothing we print moves the cursor, recolours, reorders or hides text: the
-    default-ignorable code points (Hangul fillers, U+034F...) and every combining mark without a base (at the start,
-    after a space, or after a character shown escaped: it would sit on a neighbour) included."""
+    default-ignorable code points (Hangul fillers, U+034F...) and every combining mark without a base included. A
+    mark's base is a letter or digit printed as itself (with the marks already on it): one at the start, after a
+    space, a quote, a bracket or any other punctuation or symbol the tool prints around a name, or after a
+    character shown escaped, would sit on that neighbour instead of showing."""
     shown = str(text)
     if shown.isascii():
         return _TERMINAL_UNSAFE.sub(lambda m: _shown(m.group()), shown)
@@ -105,7 +107,7 @@ def for_terminal(text: object) -> str:
             out.append(c if based else _shown(c))
         else:
             out.append(c)
-            based = category[0] not in "ZC"
+            based = category[0] in "LN"
     return "".join(out)
 
 def do_url(slug: str) -> Markup:

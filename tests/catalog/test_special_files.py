@@ -151,7 +151,44 @@ def test_no_printed_character_is_invisible_or_without_a_base(text: str) -> None:
         assert category not in ("Cc", "Cf", "Cs", "Zl", "Zp"), (text, shown)
         assert ch not in "\u3164\u115f\u1160\uffa0\u034f\u180b\ufe0f\u2060", (text, shown)  # some ignorables
         assert category[0] != "M" or based, (text, shown)
-        based = category[0] not in "ZCM" or (category[0] == "M" and based)
+        based = category[0] in "LN" or (category[0] == "M" and based)  # a mark sits on a letter or digit only
+
+
+AROUND_A_NAME = " '\"`([{<:=,./-_"
+"""What the tool prints before a name it quotes: a space, quotes, brackets, punctuation."""
+
+
+def _escaped(ch: str) -> str:
+    return f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}"
+
+
+@given(st.sampled_from(AROUND_A_NAME), st.characters(categories=["Mn", "Mc", "Me"]), st.text(max_size=12))
+def test_a_name_that_begins_with_a_mark_shows_it_escaped_after_anything_the_tool_prints(before: str, mark: str,
+                                                                                      rest: str) -> None:
+    """The issue's U+0301 before `UPI_N 1.1.0` joined the quote before it: whatever precedes the name, its first
+    mark is shown as an escape, never drawn on the quote."""
+    shown = for_terminal(f"error: unknown version label {before}{mark}{rest}{before}")
+    assert shown.startswith(f"error: unknown version label {before}{_escaped(mark)}"), (before, mark, shown)
+
+
+@pytest.mark.parametrize("command", ["check", "new-label NEW", "new-label --from", "diff", "diff plan",
+                                     "diff --fail-on"])
+def test_every_command_prints_a_name_beginning_with_a_mark_escaped(catalog: Path, command: str,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    name = "\u0301FAKE 1.1"
+    where = ["--catalog", str(catalog)]
+    argv = {"check": ["check", *where], "new-label NEW": ["new-label", name, "--from", "FAKE 1.0", *where],
+            "new-label --from": ["new-label", "FAKE 9.9", "--from", name, *where],
+            "diff": ["diff", name, "FAKE 2.0", *where],
+            "diff plan": ["diff", "FAKE 1.0:\u0301PLAN A", "FAKE 2.0", *where],
+            "diff --fail-on": ["diff", "FAKE 1.0", "FAKE 2.0", "--fail-on", "\u0301value-changed", *where]}[command]
+    if command == "check":
+        service = catalog / "service.yaml"
+        service.write_text(service.read_text(encoding="utf-8").replace("  - FAKE 1.1\n", f"  - {name}\n", 1),
+                           encoding="utf-8")
+    code = cli.main(argv)
+    err = capsys.readouterr().err
+    assert code in (1, 2) and "'\\u0301" in err and "\u0301" not in err, err
 
 
 def test_errors_print_their_input_escaped() -> None:
