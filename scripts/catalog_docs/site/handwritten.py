@@ -198,6 +198,8 @@ def site_own_files(theme_dirs: Iterable[Path], custom: Path | None) -> dict[str,
 def folded(path: str) -> str:
     """A built path as a case-insensitive disk or server may take it: Unicode's canonical caseless form (NFD, case
     folded, NFD again), in NFC. Two paths with the same folded form may be one file."""
+    if path.isascii():  # every generated path: the same form, sooner
+        return path.lower()
     return unicodedata.normalize("NFC", unicodedata.normalize("NFD", unicodedata.normalize("NFD", path).casefold()))
 
 
@@ -208,30 +210,37 @@ def _folders(path: str) -> Iterator[str]:
 
 
 class _Taken:
-    """The built paths the site writes, each with what writes it, looked up by folded path and by folder."""
+    """The built paths the site writes, looked up by folded path and by folder: `generated` ({built path: the
+    generated file's path}) and `own` ({built path: what writes it})."""
 
-    def __init__(self, taken: Mapping[str, str]) -> None:
-        self.taken = taken
-        self.by_fold = {folded(path): path for path in taken}
+    def __init__(self, generated: Mapping[str, str], own: Mapping[str, str]) -> None:
+        self.generated, self.own = generated, own
+        self.by_fold = {folded(path): path for path in own} | {folded(path): path for path in generated}
         self.by_folder: dict[str, str] = {}
-        for path in self.by_fold.values():
-            for folder in _folders(folded(path)):
-                self.by_folder.setdefault(folder, path)
+        for key, path in self.by_fold.items():
+            cut = key.rfind("/")
+            while cut > 0 and key[:cut] not in self.by_folder:  # a folder seen already has its parents too
+                self.by_folder[key[:cut]] = path
+                cut = key.rfind("/", 0, cut)
+
+    def _writer(self, path: str) -> str:
+        page = self.generated.get(path)
+        return f"the catalogue generates (its page {page})" if page is not None else self.own[path]
 
     def clash(self, dest: str) -> str | None:
         """How a hand-written file built at `dest` clashes with a file the site writes, or None."""
-        if dest in self.taken:
-            return f"which {self.taken[dest]}"
+        if dest in self.generated or dest in self.own:
+            return f"which {self._writer(dest)}"
         key = folded(dest)
         path = self.by_fold.get(key)
         if path is not None:
-            return f"which differs only in case or Unicode form from {path}, which {self.taken[path]}"
+            return f"which differs only in case or Unicode form from {path}, which {self._writer(path)}"
         path = next((self.by_fold[f] for f in _folders(key) if f in self.by_fold), None)
         if path is not None:
-            return f"which needs a folder where {path} is, which {self.taken[path]}"
+            return f"which needs a folder where {path} is, which {self._writer(path)}"
         path = self.by_folder.get(key)
         if path is not None:
-            return f"where {path} needs a folder, which {self.taken[path]}"
+            return f"where {path} needs a folder, which {self._writer(path)}"
         return None
 
 
@@ -240,10 +249,9 @@ def refuse_collisions(generated: Iterable[str], hand: list[str], directory_urls:
     """A hand-written file at a URL the catalogue generates (`generated`: their paths) or at a path the site writes
     of its own (`own`: site_own_files) is an error naming both (never replaced): the same path, the same but for
     case or Unicode form (one file on a case-insensitive disk), or a file where the other needs a folder."""
-    taken = {dest_of(rel, directory_urls): f"the catalogue generates (its page {rel})" for rel in generated}
-    for rel, writer in (own or {}).items():
-        taken.setdefault(rel, writer)
-    index = _Taken(taken)
+    if not hand:
+        return
+    index = _Taken({dest_of(rel, directory_urls): rel for rel in generated}, own or {})
     clashes = []
     for rel in hand:
         dest = dest_of(rel, directory_urls)
