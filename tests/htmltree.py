@@ -110,8 +110,37 @@ def parse_file(path: Path) -> Node:
 
 
 def table_rows(table: Node) -> list[list[Node]]:
-    """The rows of a table (header row first) as lists of cells."""
-    return [[c for c in tr.children if isinstance(c, Node) and c.tag in ("td", "th")] for tr in table.find_all("tr")]
+    """The rows of a table (header row first) as lists of cells, laid out as a browser lays out the table's grid:
+    a cell that spans rows or columns stands in every slot it covers (a row left short stays short). Several
+    header rows (in `<thead>`) read as one, each column named by the header cells above it, top first, joined by
+    " · " as the phone cards name it (overrides/assets/catalog.js): `FAKE 1.0 · PLAN A`."""
+    grid: list[list[Node | None]] = []
+    for y, tr in enumerate(table.find_all("tr")):
+        while len(grid) <= y:
+            grid.append([])
+        x = 0
+        for cell in (c for c in tr.children if isinstance(c, Node) and c.tag in ("td", "th")):
+            while x < len(grid[y]) and grid[y][x] is not None:
+                x += 1
+            down, across = int(cell.attrs.get("rowspan", "1")), int(cell.attrs.get("colspan", "1"))
+            for dy in range(down):
+                while len(grid) <= y + dy:
+                    grid.append([])
+                row = grid[y + dy]
+                row.extend([None] * (x + across - len(row)))
+                row[x:x + across] = [cell] * across
+            x += across
+    head = table.find("thead")
+    depth = len(head.find_all("tr")) if head is not None else 0
+    if depth > 1:
+        grid = [[_column_name(column) for column in zip(*grid[:depth], strict=True)], *grid[depth:]]
+    return grid  # type: ignore[return-value]  # a slot no cell covers (None) only where a row is ragged
+
+
+def _column_name(cells: tuple[Node | None, ...]) -> Node:
+    """One header cell naming a column by the distinct header cells above it."""
+    above = [c for i, c in enumerate(cells) if c is not None and c not in cells[:i]]
+    return Node("th", {"scope": "col"}, [" · ".join(c.text() for c in above)])
 
 
 def content(doc: Node) -> Node:

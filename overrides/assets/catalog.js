@@ -48,7 +48,7 @@
 })();
 
 /* Phones: a data table wider than the screen becomes a list of cards, one per row: the row's header (the
-   operation, the label...) first, then one line per column, named by its column header ("FAKE 1.0 · PLAN-A",
+   operation, the label...) first, then one line per column, named by its column headers ("FAKE 1.0 · PLAN-A",
    then the value), so no value lies off screen and no row loses its operation name. Only tables that do not
    fit change; on a wide screen, or once the screen widens, they are plain tables again. The markup stays the
    table it is (caption, column and row headers): the card layout draws its cells as blocks, which would drop
@@ -60,19 +60,42 @@
   var ROLES = [["thead, tbody", "rowgroup"], ["tr", "row"], ["th[scope=col]", "columnheader"],
                ["th[scope=row]", "rowheader"], ["td", "cell"]];
 
-  function columnNames(table) {
-    var head = table.tHead && table.tHead.rows[table.tHead.rows.length - 1];
-    if (!head) return null;
-    var names = [];
-    Array.prototype.forEach.call(head.cells, function (th) {
-      var parts = [];
-      th.childNodes.forEach(function (node) {
-        var text = node.nodeName === "BR" ? "" : node.textContent.replace(/\s+/g, " ").trim();
-        if (text) parts.push(text);
-      });
-      for (var i = 0; i < (th.colSpan || 1); i += 1) names.push(parts.join(" · "));
+  /* A header cell's words, its lines (<br>) joined by " · ". */
+  function headerText(th) {
+    var parts = [];
+    th.childNodes.forEach(function (node) {
+      var text = node.nodeName === "BR" ? "" : node.textContent.replace(/\s+/g, " ").trim();
+      if (text) parts.push(text);
     });
-    return names;
+    return parts.join(" · ");
+  }
+
+  /* Each column's name: the words of every header cell above it, top row first, joined by " · " (a label's
+     header spans its plan entries in the row below: "FAKE 1.0 · PLAN A"). Row and column spans are laid out
+     as the table draws them. */
+  function columnNames(table) {
+    var head = table.tHead;
+    if (!head || !head.rows.length) return null;
+    var names = [];
+    var taken = [];
+    Array.prototype.forEach.call(head.rows, function (tr, r) {
+      taken[r] = taken[r] || [];
+      var col = 0;
+      Array.prototype.forEach.call(tr.cells, function (th) {
+        while (taken[r][col]) col += 1;
+        var text = headerText(th);
+        for (var dy = 0; dy < (th.rowSpan || 1); dy += 1) {
+          taken[r + dy] = taken[r + dy] || [];
+          for (var dx = 0; dx < (th.colSpan || 1); dx += 1) taken[r + dy][col + dx] = true;
+        }
+        for (var x = 0; x < (th.colSpan || 1); x += 1) {
+          names[col + x] = names[col + x] || [];
+          if (text) names[col + x].push(text);
+        }
+        col += th.colSpan || 1;
+      });
+    });
+    return Array.prototype.map.call(names, function (parts) { return (parts || []).join(" · "); });
   }
 
   function plain(table) {

@@ -16,8 +16,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 900}
+"""The desktop of issue 42, where every table fits."""
 PAGES = {**PAGE_TYPES, "versions-index": "versions/", "plans-index": "plans/", "legend": "legend/"}
 SCHEMES = ["light", "dark"]
+VALUE_PAGES = {"operations-index", "operation", "version", "plan", "compare", "matrix"}
+"""The page types that show lock values in tables."""
 
 # Every shown value and mark with its box, the page's scroll width, and the tables drawn as cards.
 _MEASURE = """() => {
@@ -28,10 +31,27 @@ _MEASURE = """() => {
     const box = el.getBoundingClientRect();
     return {text: el.textContent.trim().slice(0, 40), left: box.left, right: box.right};
   });
+  // Each table that scrolls sideways in its box (the theme's scroller), and each header cell drawn on more than
+  // two lines (the distinct tops of its text's line boxes).
+  const lines = th => {
+    const range = document.createRange();
+    range.selectNodeContents(th);
+    return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+  };
+  const tables = [...document.querySelectorAll('article table')];
+  const scrolls = tables.filter(t => {
+    const box = t.closest('.md-typeset__scrollwrap') || t.parentElement;
+    return box.scrollWidth > box.clientWidth + 1 || t.scrollWidth > t.clientWidth + 1;
+  })
+    .map(t => t.caption ? t.caption.textContent.slice(0, 60) : '(no caption)');
+  const tall = [...document.querySelectorAll('article thead th')].filter(th => lines(th) > 2)
+    .map(th => `${th.textContent.trim().slice(0, 40)}: ${lines(th)} lines`);
   return {
     width: innerWidth, scrollWidth: document.scrollingElement.scrollWidth, marks: out,
     cards: document.querySelectorAll('article table.catalog-cards').length,
-    tables: document.querySelectorAll('article table').length,
+    tables: tables.length, scrolls, tall,
+    toc: [...document.querySelectorAll('.md-sidebar--secondary')].some(s => s.getClientRects().length > 0
+         && !s.querySelector('[data-md-component="toc"] a')),
   };
 }"""
 
@@ -50,6 +70,19 @@ def wide_pages(chromium: Browser, site_url: str) -> dict[str, dict]:
         return measured
     finally:
         wide.close()
+
+
+@pytest.mark.parametrize("page_type", sorted(PAGES))
+def test_every_table_fits_1280_px_and_no_header_wraps_past_two_lines(wide_pages: dict[str, dict],
+                                                                     page_type: str) -> None:
+    """At 1280 x 900 no table scrolls sideways inside the content, no column header is drawn on more than two
+    lines, and no page keeps an empty table-of-contents column beside its tables (issue 42)."""
+    broad = wide_pages[page_type]
+    if page_type in VALUE_PAGES:
+        assert broad["tables"], "the page shows no table"
+    assert not broad["scrolls"], f"tables that scroll sideways at 1280 px: {broad['scrolls']}"
+    assert not broad["tall"], f"headers on more than two lines: {broad['tall']}"
+    assert not (broad["tables"] and broad["toc"]), "an empty table-of-contents column takes room from the tables"
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from catalog_docs.catalog.model import ListingEntry
 from catalog_docs.escape import do_url, md_escape
@@ -174,6 +174,38 @@ def do_path_header(entry: ListingEntry, href: Href) -> Markup:
     return Markup(f'<th scope="row" class="catalog-path">{anchor[:start]}{text}</a></th>')
 
 
+def plan_page(name: str) -> str:
+    """The page of a plan entry as a link target: `plans/<name, spaces as hyphens, URL-quoted>.md`."""
+    return f"plans/{_url(name.replace(' ', '-'))}.md"
+
+
+def _colspan(n: int) -> str:
+    return "" if n == 1 else f' colspan="{n}"'
+
+
+def do_value_head(columns: Any, href: Href, leading: Any) -> Markup:
+    """The header of a table with a column per (version label, plan entry): the `leading` columns' headers, then
+    each label over the plan entries it lists, in a second row, each linked to its page. One row when there are no
+    value columns. A label's header spans its plan entries (scope col: it heads each column it covers), so no
+    header reads `label · plan entry` squeezed into one narrow column."""
+    spans: list[tuple[Any, int]] = []  # (version label, how many of its plan entries have a column), in order
+    for column in columns:
+        if spans and spans[-1][0] is column.version:
+            spans[-1] = (column.version, spans[-1][1] + 1)
+        else:
+            spans.append((column.version, 1))
+    rows = ' rowspan="2"' if spans else ""
+    first = "".join(f'<th scope="col"{rows}>{escape(name)}</th>' for name in leading)  # the template's own words
+    first += "".join(
+        f'<th scope="col"{_colspan(n)}><a href="{href("versions/" + _url(v.slug) + ".md")}">'
+        f"{md_escape(v.label)}</a></th>" for v, n in spans)
+    if not spans:
+        return Markup(f"<tr>{first}</tr>")
+    second = "".join(f'<th scope="col"><a href="{href(plan_page(c.plan.name))}">{md_escape(c.plan.name)}</a></th>'
+                     for c in columns)
+    return Markup(f"<tr>{first}</tr>\n<tr>{second}</tr>")
+
+
 def do_unchanged_rows(unchanged: Any, entries: dict[int, ListingEntry], href: Href, from_label: str) -> Markup:
     """The `<tr>` rows of a comparison's unchanged values. One filter call, not a loop in the template: at
     1,000 operations a comparison has thousands of them. A value of a re-listed plan entry says which
@@ -197,6 +229,8 @@ FILTERS = {
     "op_header": do_op_header,
     "path_header": do_path_header,
     "unchanged_rows": do_unchanged_rows,
+    "value_head": do_value_head,
+    "plan_page": plan_page,
 }
 """The table filters, registered with the template environment in `templating.environment`."""
 
