@@ -28,7 +28,7 @@ from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Side, compare_sides, consecutive_pairs
 from catalog_docs.compare.formats import SummaryRow, summary_rows
 from catalog_docs.site import history as history_module
-from catalog_docs.site.feed import ChangelogEntry, atom_feed
+from catalog_docs.site.feed import ChangelogEntry, RowNames, atom_feed
 from catalog_docs.site.history import Added, BuildTime, LabelHistory, label_history, parse_log
 from catalog_docs.site.pages import clear_reuse, site_files
 from fixture_facts import FIXTURE_CATALOG
@@ -125,13 +125,24 @@ def test_entry_content_is_the_summary_of_changes_the_comparison_pages_use(repo: 
         items = etree.fromstring(f"<div>{content}</div>", etree.HTMLParser()).iter("li")
         shown = ["".join(li.itertext()) for li in items]
         cmp = compare_sides(catalog, Side(label=a.label), Side(label=b.label))
-        assert shown == [what + ("" if t is None else f" {t[0]} → {t[1]}") + f": {count:,}"
-                         for what, count, t, _ in summary_rows(cmp)]
-        # A row of changes links its first change's anchor on the comparison page; a count of unchanged does not.
+        rows = summary_rows(cmp)
+        counts = [what + ("" if t is None else f" {t[0]} → {t[1]}") + f": {count:,}" for what, count, t, _ in rows]
+        assert len(shown) == len(counts) and all(s.startswith(c) for s, c in zip(shown, counts, strict=True))
+        # Each row names what changed (was: only counted): its first five changes, then "and N more".
+        for li, head, (_, count, t, kind) in zip(shown, counts, rows, strict=True):
+            counted = [c for c in cmp.changes if c.kind == kind and (t is None or (c.before.value, c.after.value) == t)]
+            assert bool(counted) == (li != head), li
+            for c in counted[:5]:
+                assert (c.after.path or c.before.path or c.after.plan or c.before.plan or "") in li, (li, c.id)
+            if counted:
+                assert len(counted) == count and li.endswith(f" and {count - 5:,} more)") == (count > 5), li
+        # A row of changes links its first change's anchor on the comparison page, then each change it names;
+        # a count of unchanged does not.
         ids = {c.id for c in cmp.changes}
         anchors = [a.get("href", "").partition("#")[2]
                    for a in etree.fromstring(f"<div>{content}</div>", etree.HTMLParser()).iter("a")]
-        assert sum(1 for x in anchors if x) == len(summary_rows(cmp)) - 1 and {x for x in anchors if x} <= ids
+        named = sum(min(5, n) for _, n, _, kind in rows if kind is not None)
+        assert sum(1 for x in anchors if x) == len(rows) - 1 + named and {x for x in anchors if x} <= ids
         link = f"compare/{a.slug}...{b.slug}/"  # from the feed, at the site's root
         assert entries[b.label].link == link and f'href="{link}"' in content
         assert f"(../compare/{a.slug}...{b.slug}.md)" in page
@@ -256,7 +267,9 @@ def test_any_catalogue_text_is_escaped_in_the_feed(service: str, labels: list[st
                               summary=[SummaryRow(what, 3, (value, value + "&"), "value-changed"),
                                        SummaryRow(what, 1, None, None)],
                               compare_href="compare/x/" if i else None, version_href="versions/x/",
-                              added=None, anchor=v.slug) for i, v in enumerate(versions)]
+                              added=None, anchor=v.slug,
+                              names=[RowNames(named=((what, "value-changed--x--0000beef"),), more=2, plan=value), None])
+               for i, v in enumerate(versions)]
     history = LabelHistory(repository=False, reason="test", build=BuildTime(
         when=datetime(2024, 1, 1, tzinfo=UTC), source="SOURCE_DATE_EPOCH"))
     text = atom_feed(catalog, entries[::-1], history, "changelog/")
@@ -268,7 +281,7 @@ def test_any_catalogue_text_is_escaped_in_the_feed(service: str, labels: list[st
     for content in root.xpath("a:entry/a:content/text()", namespaces=atom)[:-1]:
         # The content is HTML whose text is the catalogue's: once parsed as HTML, it reads as written.
         shown = etree.fromstring(f"<div>{content}</div>", etree.HTMLParser())
-        assert f"{what} {value} → {value}&: 3" in "".join(shown.itertext())
+        assert f"{what} {value} → {value}&: 3 (plan entry {value}: {what} and 2 more)" in "".join(shown.itertext())
     # And a feed reader's parser takes it whole (feedparser's own guesses at mis-encoded text aside).
     parsed = feedparser.parse(text.encode("utf-8"))
     assert not parsed.bozo and len(parsed.entries) == len(labels)

@@ -7,12 +7,13 @@ import os
 from functools import cache, partial
 
 from catalog_docs.catalog.model import VersionLabel
-from catalog_docs.compare.changes import Comparison
+from catalog_docs.compare.changes import Change, Comparison
 from catalog_docs.compare.formats import SummaryRow, summary_rows
 from catalog_docs.compare.rules import RULES_BY_ID
+from catalog_docs.compare.sentences import entry_name
 from catalog_docs.escape import do_url
 from catalog_docs.site.compare_pages import compare_slug
-from catalog_docs.site.feed import FEED_PATH, PAGE_PATH, ChangelogEntry, atom_feed, site_address
+from catalog_docs.site.feed import FEED_PATH, PAGE_PATH, ChangelogEntry, RowNames, atom_feed, site_address
 from catalog_docs.site.history import LabelHistory
 from catalog_docs.site.keys import digest
 from catalog_docs.site.paging import Pages
@@ -33,7 +34,54 @@ def changelog_entries(pages: Pages, comparisons: list[tuple[VersionLabel, Versio
             version=v, previous=previous, summary=summary, anchors=first_changes(cmp, summary),
             compare_href=None if previous is None else str(href(f"compare/{do_url(compare_slug(previous, v))}.md")),
             version_href=str(href(f"versions/{do_url(v.slug)}.md")), added=history.added.get(v.slug),
-            anchor=do_url(v.slug)))
+            anchor=do_url(v.slug), names=row_names(cmp, summary)))
+    return out
+
+
+NAMED = 5
+"""How many changes a changelog or feed row names before it says `and N more` (linked to the comparison)."""
+
+
+def change_words(c: Change) -> str:
+    """What a change is about, in a few words: its operation (path, or `entry N`) for a value or listing entry,
+    else its plan entry, label, not-shown item or area."""
+    b, a = c.before, c.after
+    if (a.position if a.position is not None else b.position) is not None:
+        name = entry_name(c)
+        return f"entry {name.removeprefix('entry-')}" if name.startswith("entry-") else name
+    if c.kind.startswith("plan-"):
+        return f"plan entry {a.plan or b.plan}"
+    if c.kind.startswith("label-"):
+        return f"version label {a.label or b.label}"
+    return str(a.not_shown or b.not_shown or a.area or b.area or a.service or b.service or c.kind)
+
+
+def _plan_of(c: Change) -> str | None:
+    """The plan entry a value record is under (None for other records)."""
+    return (c.after.plan or c.before.plan) if RULES_BY_ID[c.kind].is_value else None
+
+
+def row_names(cmp: Comparison | None, summary: list[SummaryRow]) -> list[RowNames | None]:
+    """For each summary row, up to NAMED of the changes it counts by name, with their anchors, and how many more:
+    a value transition's values, else the row's kind (None for the unchanged values)."""
+    if cmp is None:
+        return []
+    counted: dict[tuple[str, tuple[str | None, str | None] | None], list[Change]] = {}
+    for c in cmp.changes:
+        key = (c.kind, (c.before.value, c.after.value) if c.kind == "value-changed" else None)
+        counted.setdefault(key, []).append(c)
+    out: list[RowNames | None] = []
+    for row in summary:
+        changes = counted.get((row.kind, row.transition), []) if row.kind is not None else []
+        if not changes:
+            out.append(None)
+            continue
+        plans = {_plan_of(c) for c in changes}
+        shared = next(iter(plans)) if len(plans) == 1 else None
+        named = tuple((change_words(c) if shared is not None or _plan_of(c) is None
+                       else f"{change_words(c)} ({_plan_of(c)})",
+                       c.id if RULES_BY_ID[c.kind].anchored else None) for c in changes[:NAMED])
+        out.append(RowNames(named=named, more=len(changes) - len(named), plan=shared))
     return out
 
 

@@ -43,6 +43,17 @@ PAGE_PATH = "changelog/index.md"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class RowNames:
+    """What one summary row counts, by name: up to a handful of its changes (each its words and its anchor on the
+    comparison page, None where it has none), how many more there are, and the plan entry they all share (said
+    once before them), if they do."""
+
+    named: tuple[tuple[str, str | None], ...]
+    more: int
+    plan: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChangelogEntry:
     """One version label as the changelog shows it: the label before it, its comparison's summary rows
     (formats.summary_rows), where its comparison page is, and when it was added (None: not known)."""
@@ -60,6 +71,8 @@ class ChangelogEntry:
     added: Added | None
     anchor: str
     """The entry's id on the changelog page."""
+    names: Sequence[RowNames | None] = ()
+    """For each summary row, the changes it counts by name (None: a row of unchanged values)."""
 
 
 def _time(when: datetime) -> str:
@@ -101,8 +114,8 @@ def summary_html(entry: ChangelogEntry, base: str | None = None) -> str:
     if entry.previous is None:
         return (f"<p>{label} is the first version label of the catalogue: there is no earlier label to compare "
                 f'it with. <a href="{escape(_url(base, entry.version_href))}">Its plan entries and values</a>.</p>')
-    rows = "".join(f"<li>{_row_html(row.what, row.transition, _first(entry, i, base))}: {row.n:,}</li>"
-                   for i, row in enumerate(entry.summary))
+    rows = "".join(f"<li>{_row_html(row.what, row.transition, _first(entry, i, base))}: {row.n:,}"
+                   f"{_names_html(entry, i, base)}</li>" for i, row in enumerate(entry.summary))
     return (f"<p>Changes from {escape(entry.previous.label)} to {label}:</p><ul>{rows}</ul>"
             f'<p><a href="{escape(_url(base, entry.compare_href or ""))}">Every change, value by value</a>.</p>')
 
@@ -111,6 +124,22 @@ def _first(entry: ChangelogEntry, row: int, base: str | None) -> str | None:
     """The address of a summary row's first change on the comparison page, or None."""
     anchor = entry.anchors[row] if row < len(entry.anchors) else None
     return None if anchor is None or entry.compare_href is None else f"{_url(base, entry.compare_href)}#{anchor}"
+
+
+def _names_html(entry: ChangelogEntry, row: int, base: str | None) -> str:
+    """` (plan entry P: /a, /b and 3 more)`: the changes a row counts, each linked to its row on the comparison
+    page, the rest as a count linked to the page; '' for a row without names."""
+    names = entry.names[row] if row < len(entry.names) else None
+    if names is None or not names.named or entry.compare_href is None:
+        return ""
+    page = _url(base, entry.compare_href)
+    parts = [f'<a href="{escape(page)}#{escape(anchor)}">{escape(words)}</a>' if anchor else f"{escape(words)}"
+             for words, anchor in names.named]
+    if names.more:
+        parts.append(f'<a href="{escape(page)}">{names.more:,} more</a>')
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    plan = f"plan entry {escape(names.plan)}: " if names.plan is not None else ""
+    return f" ({plan}{listed})"
 
 
 def _row_html(what: str, transition: tuple[str, str] | None, first: str | None) -> str:
