@@ -23,11 +23,8 @@ HOSTILE = [
     "//evil.invalid/compare/",
     "\\\\evil.invalid/compare/",
     "/\\evil.invalid/compare/",
-    "\\/evil.invalid/compare/",
     "javascript:window.__pwned=1",
-    "JavaScript:window.__pwned=1",
-    " javascript:window.__pwned=1",
-    "java\tscript:window.__pwned=1",
+    " Java\tScript:window.__pwned=1",  # what the URL parser strips and folds
     "data:text/html,<script>parent.__pwned=1</script>",
     "blob:https://evil.invalid/0",
 ]
@@ -64,7 +61,7 @@ def _case(base: str, case: int, target: str) -> dict[str, str]:
 def test_the_redirect_follows_only_addresses_on_the_sites_origin(chromium: Browser, site_url: str) -> None:
     visit = new_visit(chromium, site_url, own_context=True)  # a context of its own: it gets an init script
     visit.context.add_init_script(LOOKUP_DONE)
-    own = ["page-2/", "/hostile/{n}/page-2/", f"{site_url}hostile/{{n}}/page-2/"]
+    own = ["page-2/", f"{site_url}hostile/{{n}}/page-2/"]
     served: dict[str, str] = {}
     for n, target in enumerate([*HOSTILE, *own]):
         served |= _case(site_url, n, target.replace("{n}", str(n)))
