@@ -18,7 +18,7 @@ PACKAGE = ROOT / "scripts" / "catalog_docs"
 
 STAGES = ["catalog", "compare", "downloads", "site", "authoring", "devtools"]
 """Pipeline order: a module may import its own stage, an earlier one, and the shared top modules."""
-TOP_SHARED = {"errors", "escape", "layout", "serialize"}
+TOP_SHARED = {"errors", "escape", "layout", "serialize", "writing"}
 """What every stage shares (the top of the package). They import nothing of the stages."""
 SHELL = "cli"
 """The command line: imports any stage but the tooling."""
@@ -69,7 +69,8 @@ def test_every_module_sits_in_a_stage_or_is_a_shared_top_module(graph: dict[str,
     top = {m.split(".")[1] for m in graph if m.count(".") == 1}
     assert top - set(STAGES) <= TOP_SHARED | {SHELL}, f"modules at the top besides the shared ones: {top}"
     files_at_top = [p.name for p in PACKAGE.glob("*.py")]
-    assert len(files_at_top) <= 6, f"the top of the package holds at most 6 modules, found {sorted(files_at_top)}"
+    # __init__, cli and the five shared modules (writing.py, the one module that writes, is shared by every stage)
+    assert len(files_at_top) <= 7, f"the top of the package holds at most 7 modules, found {sorted(files_at_top)}"
 
 
 def test_stages_import_only_earlier_stages(graph: dict[str, set[str]]) -> None:

@@ -45,6 +45,12 @@ def payload(tag: str) -> str:
     )
 
 
+def short_payload(tag: str) -> str:
+    """The payload's most dangerous parts, for fields of at most 300 characters (the source's titles)."""
+    return (f'<script>alert("{tag}")</script><b class="inj-{tag}">bold-{tag}</b> [link-{tag}](https://inj.invalid/) '
+            f'{{{{ "jin" ~ "ja-{tag}" }}}} | pipe-{tag} | <!-- hidden-{tag} --> &amp; :material-alert:')
+
+
 def _visible(text: str) -> str:
     """How a payload reads on the page: as written, white space collapsed."""
     return re.sub(r"\s+", " ", text).strip()
@@ -70,6 +76,14 @@ def inject(catalog_dir: Path) -> dict[str, str]:
                   count=1, flags=re.M)
     counter = iter(range(1, 1000))
     text = re.sub(r"name: [^,{}]+, source", lambda m: f"name: {put(f'area{next(counter)}')}, source", text)
+    text = re.sub(r"^(  (title|about)): .*$",
+                  lambda m: f"{m.group(1)}: {put(f'source{m.group(2)}', short_payload(f'source{m.group(2)}'))}",
+                  text, flags=re.M)
+    def section(match: re.Match[str]) -> str:
+        tag = f"section{match.group(1)}"
+        return f"{{number: {match.group(1)}, title: {put(tag, short_payload(tag))}}}"
+
+    text = re.sub(r"\{number: (\d+), title: [^}]+\}", section, text)
     service.write_text(text, encoding="utf-8")
 
     register = catalog_dir / "not-shown.yaml"
@@ -96,6 +110,7 @@ def injected_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
     fields = inject(catalog_dir)
     catalog = load_catalog(catalog_dir)  # the schemas accept every payload
     assert catalog.service.name == fields["svcname"]
+    assert {"sourcetitle", "sourceabout", "section1"} <= set(fields), "the source document's fields were not injected"
     # Its own build: markup injected into every free-text field of the fixture catalogue.
     project = copy_project(tmp_path_factory.mktemp("injected-project"), catalog=catalog_dir)
     result = build(project)
@@ -125,6 +140,8 @@ def test_injected_fields_cover_every_free_text_field_of_the_schemas() -> None:
     assert free_text == {
         "not-shown.schema.json:/topic", "not-shown.schema.json:/detail",
         "service.schema.json:/name", "service.schema.json:/summary", "service.schema.json:/areas/name",
+        "service.schema.json:/source_document/title", "service.schema.json:/source_document/about",
+        "service.schema.json:/source_document/sections/title",
         "version-label.schema.json:/plan_table/title", "version-label.schema.json:/plan_table/value_column",
     }
 
@@ -199,6 +216,11 @@ def test_injected_text_shows_literally_where_it_belongs(injected_site: tuple[Pat
             assert visible in register.text(), tag
         elif tag.startswith(("title", "column")):
             assert visible in cells(pages["versions/index.html"]), f"{tag} is not one whole cell"
+        elif tag.startswith("source"):
+            assert visible in pages["sources/index.html"].text(), f"{tag} is not on the sources page as written"
+        elif tag.startswith("section"):
+            headings = [h.text().rstrip("¶") for h in pages["sources/index.html"].find_all("h2")]
+            assert any(visible in h for h in headings), f"{tag} is not a heading of the sources page"
     # An operation page shows the operation-wide register items as whole table cells.
     op_cells = cells(pages["operations/fakeWidgetList/index.html"])
     operation_wide = sum(1 for item in load_catalog(FIXTURE_CATALOG).not_shown if item.scope == "operation")
