@@ -144,6 +144,7 @@ lock: $(LOCK_TOOL)/bin/uv ## Update requirements/*.txt after a change to pyproje
 upgrade: ## Refresh requirements/*.txt to the newest versions pyproject.toml allows (then run make test)
 	$(MAKE) --no-print-directory lock UPGRADE=--upgrade
 
-# rm removes a link named site as the link, never what it points to; docs/ is never touched.
+# catalog-docs clean walks each folder from the project's root and refuses a link on the way (writing.py); it needs
+# only the standard library, so a fresh clone cleans without installing anything. docs/ is never touched.
 clean: ## Remove the built site and the tool's build folders (site/, build/catalog-docs/; docs/ is never touched)
-	rm -rf site build/catalog-docs
+	PYTHONPATH=scripts $(PYTHON) -m catalog_docs.cli clean

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -71,8 +70,11 @@ def _cmd_render(args: argparse.Namespace) -> int:
         from catalog_docs.catalog.drafts import refuse_drafts
 
         refuse_drafts(args.catalog)
+    from catalog_docs.catalog.locate import find_project
+
     files = site_files(args.catalog)
-    render_out(files, args.out, replace=args.replace)
+    projects = [args.catalog.resolve().parent, *filter(None, [find_project()])]
+    render_out(files, args.out, replace=args.replace, projects=projects)
     print(f"rendered {len(files)} pages and downloads into {args.out}")
     return EXIT_OK
 
@@ -134,31 +136,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
     else:
-        _write_atomically(args.out, text)
+        from catalog_docs.catalog.locate import find_project
+        from catalog_docs.writing import refuse_sources, write_path
+
+        refuse_sources(args.out, [args.catalog.resolve().parent, *filter(None, [find_project()])], "write the export")
+        write_path(args.out, text.encode("utf-8"), "write the export")
         print(f"wrote {args.out}", file=sys.stderr)
     return EXIT_OK
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write `text` to `path`, making its folder: into a temporary file beside it, then moved over it, so a
-    reader sees the old file or the new one, never half of one."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except FileExistsError as exc:  # mkdir met a file where a folder of the path should be
-        raise CatalogDocsError(f"cannot write {path}: {exc.filename} is a file, not a folder") from None
-    except OSError as exc:
-        raise CatalogDocsError(f"cannot write {path}: {_os_error(exc)}") from None
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)  # as an ordinary new file would be, not mkstemp's 0600
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        Path(tmp).replace(path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise CatalogDocsError(f"cannot write {path}: {_os_error(exc)}") from None
 
 
 def _os_error(exc: OSError) -> str:

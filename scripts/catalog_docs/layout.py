@@ -17,6 +17,9 @@ carries them as files, so the package works however it is installed (tests/catal
 tests/project/test_wheel.py)."""
 DOWNLOAD_SCHEMA_DIR = PACKAGE_DIR / "schemas"
 """The JSON Schemas of the downloads (`<name>.schema.json`), published as /downloads/<name>.schema.json."""
+SITE_DIR = "site"
+"""The built site's folder in the project (mkdocs.yml's site_dir), which `catalog-docs build` checks before its
+engine empties it and `catalog-docs clean` removes."""
 BUILD_ROOT = "build/catalog-docs"
 """Where, in the project, the tool makes its own build folders (for engines without plugins); git ignores
 `build/`, and `catalog-docs clean` removes this folder of it (not hidden: Zensical reads no docs folder under a

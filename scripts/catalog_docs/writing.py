@@ -138,13 +138,17 @@ class Folder:
         here: Folder = Folder(os.dup(self.fd), self.path, self.what)
         for name in [part for part in rel.split("/") if part not in ("", ".")]:
             try:
-                nxt = here.child(name, make=make)
+                nxt = here.up() if name == ".." else here.child(name, make=make)
             finally:
                 here.close()
             if nxt is None:
                 return None
             here = nxt
         return here
+
+    def up(self) -> Folder:
+        """The folder this one is in (`..` is the folder's own entry, never a link)."""
+        return Folder(os.open("..", _DIR, dir_fd=self.fd), self.path / "..", self.what)
 
     def new_folder(self, prefix: str) -> tuple[str, Folder]:
         """A folder nobody else knows yet, made in this one (with the permissions of the umask)."""
@@ -355,20 +359,30 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+def refuse_sources(path: Path, projects: Iterable[Path], what: str) -> None:
+    """Refuse, in words that say why, a path in a project's docs/, catalog/ or .git: the tool writes none of them
+    but through new-label, which adds a label to the catalogue."""
+    real = Path(os.path.realpath(path))
+    for project in projects:
+        root = Path(os.path.realpath(project))
+        for name, holds in (("docs", "its hand-written pages"), ("catalog", "its catalogue"), (".git", "its history")):
+            if _inside(real, root / name):
+                raise WriteRefused(f"cannot {what}: {for_terminal(path)} is in the project's {name}/, which holds "
+                                   f"{holds}; choose a folder of its own")
+
+
 def refuse_protected(path: Path, projects: Iterable[Path], what: str) -> None:
     """Refuse, in words that say why, a folder the tool must never replace or write into: a project, a folder a
     project is in, its docs/, catalog/ or .git, the home folder, or any folder holding `.git`."""
     real = Path(os.path.realpath(path))
     shown = for_terminal(path)
+    projects = list(projects)
     for project in projects:
         root = Path(os.path.realpath(project))
         if _inside(root, real):
             where = "the project" if real == root else f"a folder the project {for_terminal(root)} is in"
             raise WriteRefused(f"cannot {what}: {shown} is {where}; choose a folder of its own")
-        for name, holds in (("docs", "its hand-written pages"), ("catalog", "its catalogue"), (".git", "its history")):
-            if _inside(real, root / name):
-                raise WriteRefused(f"cannot {what}: {shown} is in the project's {name}/, which holds {holds}; "
-                                   "choose a folder of its own")
+    refuse_sources(path, projects, what)
     if real == Path(os.path.realpath(Path.home())):
         raise WriteRefused(f"cannot {what}: {shown} is the home folder; choose a folder of its own")
     if os.path.lexists(real / ".git"):

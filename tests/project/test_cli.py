@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from catalog_docs import cli
+from catalog_docs import cli, writing
 from catalog_docs.catalog.validate import load_catalog
 from fake_catalogs import FAKE_SPECS, write_catalog
 
@@ -55,14 +55,15 @@ def test_every_command_finds_the_catalogue_from_any_folder(capsys: pytest.Captur
     assert code == 0 and [v["label"] for v in json.loads(out)["versions"]] == ["FAKE 1.0", "FAKE 2.0", "FAKE 3.0"]
     code, out, err = run(capsys, "diff", "FAKE 1.0", "FAKE 2.0", "--exit-code")
     assert code == 1 and out.startswith("FAKE 1.0 -> FAKE 2.0"), err
-    code, out, err = run(capsys, "render", "--out", "rendered")
+    out_dir = os.path.relpath(project / "notes" / "rendered", project / where)  # never into catalog/
+    code, out, err = run(capsys, "render", "--out", out_dir)
     assert code == 0, err
-    assert (project / where / "rendered" / "versions" / "FAKE-2.0.md").is_file()
+    assert (project / "notes" / "rendered" / "versions" / "FAKE-2.0.md").is_file()
     assert not (project / "docs").exists()
     (project / "site").mkdir()
     code, out, err = run(capsys, "clean")
     assert code == 0 and not (project / "site").exists(), err
-    assert (project / where / "rendered" / "versions" / "FAKE-2.0.md").is_file()  # not the tool's build folder
+    assert (project / "notes" / "rendered" / "versions" / "FAKE-2.0.md").is_file()  # not the tool's build folder
 
 
 def test_render_of_a_named_catalogue_writes_where_it_is_told(
@@ -232,12 +233,12 @@ def test_export_that_fails_leaves_the_old_file_whole(capsys: pytest.CaptureFixtu
     target = project / "out.csv"
     target.write_text("the old file\n", encoding="utf-8")
 
-    def full_disk(*_args: object) -> None:
+    def full_disk(*_args: object, **_kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli.Path, "replace", full_disk)
+    monkeypatch.setattr(writing.os, "rename", full_disk)
     code, err = exit_of(capsys, ["export", "--format", "csv", "--out", "out.csv"])
-    assert code == 2 and err == "catalog-docs: error: cannot write out.csv: No space left on device\n"
+    assert code == 2 and err == "catalog-docs: error: cannot write the export: out.csv: No space left on device\n"
     assert target.read_text(encoding="utf-8") == "the old file\n"
     assert sorted(p.name for p in project.iterdir()) == ["catalog", "notes", "out.csv"]
 

@@ -1,6 +1,7 @@
-"""`catalog-docs render --out DIR`: the pages as files, written only into a folder the command made in that run.
-A DIR that is not empty is refused in one line (exit 2) unless --replace, which swaps the whole folder; a link is
-never written or deleted through, at DIR or inside the folder it replaces."""
+"""`catalog-docs render --out DIR`: the pages as files, written only into a folder the command made in that run,
+with the tool's mark (writing.MARK). A DIR that is not empty is refused in one line (exit 2) unless --replace,
+which swaps the whole folder if an earlier render --out wrote it (its mark); a link is never written or deleted
+through, at DIR or inside the folder it replaces."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from catalog_docs import cli
 from catalog_docs.site.pages import site_files
+from catalog_docs.writing import MARK, MARK_TEXT
 from fixture_facts import FIXTURE_CATALOG
 
 
@@ -24,7 +26,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def pages() -> dict[str, bytes]:
-    return {rel: text.encode("utf-8") for rel, text in site_files(FIXTURE_CATALOG).items()}
+    return {**{rel: text.encode("utf-8") for rel, text in site_files(FIXTURE_CATALOG).items()}, MARK: MARK_TEXT}
 
 
 @pytest.mark.parametrize("start", ["missing", "empty", "missing parents"])
@@ -47,7 +49,11 @@ def test_a_folder_that_is_not_empty_is_refused_in_one_line(capsys: pytest.Captur
     code, err = _render(capsys, out)
     assert code == 2 and err.count("\n") == 1
     assert err == (f"catalog-docs: error: {out} is not empty: render --out writes only into a new or empty folder; "
-                   "--replace replaces the whole folder (nothing was written)\n")
+                   "--replace replaces a folder render --out wrote (nothing was written)\n")
+    code, err = _render(capsys, out, "--replace")
+    assert code == 2 and err == (f"catalog-docs: error: {out} was not written by render --out (it has no {MARK}): "
+                                 "--replace replaces only an empty folder or one render --out wrote (nothing was "
+                                 "written)\n")
     assert _tree(out) == {"mine.md": b"# mine\n"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pages"]
 
@@ -58,7 +64,8 @@ def test_replace_swaps_the_folder_and_never_follows_a_link_in_it(capsys: pytest.
     (outside / "deep").mkdir(parents=True)
     (outside / "deep" / "keep.md").write_text("keep\n", encoding="utf-8")
     out = tmp_path / "pages"
-    (out / "operations").mkdir(parents=True)
+    assert _render(capsys, out)[0] == 0  # an earlier render --out: its folder carries the mark
+    (out / "operations" / "index.md").unlink()
     (out / "operations" / "index.md").symlink_to(outside / "deep" / "keep.md")
     (out / "linked").symlink_to(outside)
     (out / "old.md").write_text("old\n", encoding="utf-8")

@@ -10,9 +10,7 @@ does not load, both files are put back as they were.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -25,6 +23,7 @@ from catalog_docs.catalog.names import look_alike_keys, name_flaw
 from catalog_docs.catalog.schema_fast import ecma_regex
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.layout import SCHEMA_DIR
+from catalog_docs.writing import open_path
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -146,15 +145,28 @@ def _label_file_text(old_text: str, old_file: Path, old: str, new: str) -> str:
     return "".join(lines)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        Path(tmp).replace(path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def _write(catalog_dir: Path, label_file: str, label: bytes | None, service_was: str, service: str) -> None:
+    """Write the new label's file (`label`; None removes it) and service.yaml, through writing.py: the catalogue
+    folder walked from the current one, no link followed. A failure puts service.yaml back as it was."""
+    what = "add the version label"
+    folder = open_path(catalog_dir, what)
+    if folder is None:
+        raise CatalogDocsError(f"cannot {what}: {shown_path(catalog_dir)} does not exist")
+    with folder:
+        versions = folder.walk("versions", make=True)
+        assert versions is not None
+        with versions:
+            try:
+                if label is None:
+                    versions.remove(label_file)
+                else:
+                    versions.create(label_file, label)  # a new file: refused by the system if one came meanwhile
+                folder.put("service.yaml", service.encode("utf-8"))
+            except OSError as exc:
+                if label is not None:
+                    versions.remove(label_file)
+                    folder.put("service.yaml", service_was.encode("utf-8"))
+                raise CatalogDocsError(f"cannot {what}: {shown_path(catalog_dir)}: {exc.strerror or exc}") from None
 
 
 def new_label(catalog_dir: Path, new: str, old: str) -> NewLabel:
@@ -191,12 +203,10 @@ def new_label(catalog_dir: Path, new: str, old: str) -> NewLabel:
     label_text = _label_file_text(old_file.read_text(encoding="utf-8"), old_file, old, new)
     new_service = _insert_label(service_text, node, index, new)
 
-    _write_atomic(target, label_text)
+    _write(catalog_dir, target.name, label_text.encode("utf-8"), service_text, new_service)
     try:
-        _write_atomic(service, new_service)
         load_catalog(catalog_dir)
-    except (CatalogInvalid, OSError):
-        _write_atomic(service, service_text)
-        target.unlink(missing_ok=True)
+    except CatalogInvalid:
+        _write(catalog_dir, target.name, None, new_service, service_text)
         raise
     return NewLabel(path=target, after=listed[index - 1] if index > 0 else None)

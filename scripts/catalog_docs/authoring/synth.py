@@ -9,13 +9,16 @@ It passes `catalog-docs check` like any hand-written catalogue; nothing in it de
 from __future__ import annotations
 
 import json
+import os
 import random
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
 from catalog_docs.catalog.model import LOCK_VALUES, entry_key, label_slug
 from catalog_docs.errors import CatalogDocsError
+from catalog_docs.writing import Folder, open_path
 
 _NOUNS = ("Widget", "Gadget", "Sprocket", "Gizmo", "Doohickey", "Thingamajig", "Whatsit", "Contraption")
 _VERBS = ("Create", "Fetch", "Update", "Cancel", "List", "Verify", "Archive", "Resend")
@@ -215,24 +218,42 @@ SYNTH_MARK = "# Synthetic catalogue (seed"
 """The comment line every synthetic service.yaml starts its second line with."""
 
 
+def _holds_synthetic(folder: Folder) -> bool:
+    """Whether `folder` holds a synthetic catalogue: its service.yaml, a file (never a link) whose second line is
+    SYNTH_MARK's."""
+    try:
+        fd = os.open("service.yaml", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder.fd)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as f:
+        head = f.read(4096) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    lines = head.decode("utf-8", "replace").splitlines()
+    return len(lines) > 1 and SYNTH_MARK in lines[1]
+
+
 def write_synth(spec: SynthSpec, out_dir: Path) -> int:
     """Write a synthetic catalogue into out_dir (replacing its YAML files); returns how many files.
 
-    out_dir must be missing, empty, or an earlier synthetic catalogue: a real catalogue is never overwritten."""
-    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-        service = out_dir / "service.yaml"
-        try:
-            ours = service.is_file() and SYNTH_MARK in service.read_text(encoding="utf-8").splitlines()[1]
-        except (OSError, UnicodeDecodeError, IndexError):
-            ours = False
-        if not ours:
+    out_dir must be missing, empty, or an earlier synthetic catalogue: a real catalogue is never overwritten.
+    Every file goes through writing.py: no link on the way to out_dir or in it is followed."""
+    what = "write the synthetic catalogue"
+    folder = open_path(out_dir, what, make=True)
+    assert folder is not None
+    with folder:
+        if not folder.is_empty() and not _holds_synthetic(folder):
             raise CatalogDocsError(f"{out_dir} is not empty and holds no synthetic catalogue; "
                                    "refusing to overwrite it (choose a new or empty folder)")
-    files = synth_files(spec)
-    (out_dir / "versions").mkdir(parents=True, exist_ok=True)
-    for old in (out_dir / "versions").glob("*.yaml"):
-        if old.relative_to(out_dir).as_posix() not in files:
-            old.unlink()
-    for rel, text in files.items():
-        (out_dir / rel).write_text(text, encoding="utf-8")
+        files = synth_files(spec)
+        with folder.child("versions", make=True) as versions:  # type: ignore[union-attr]  # made: never None
+            for name in versions.names():
+                found = versions.lstat(name)
+                if (name.endswith(".yaml") and f"versions/{name}" not in files and found is not None
+                        and not stat.S_ISDIR(found.st_mode)):
+                    versions.remove(name)
+        for rel, text in files.items():
+            sub, _, name = rel.rpartition("/")
+            holder = folder.walk(sub, make=True)
+            assert holder is not None
+            with holder:
+                holder.put(name, text.encode("utf-8"))
     return len(files)

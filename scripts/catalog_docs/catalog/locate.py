@@ -29,11 +29,21 @@ def holds_catalogue(folder: Path) -> bool:
     return folder.is_dir() and any(os.path.lexists(folder / name) for name in CATALOGUE_ENTRIES)
 
 
+def refuse_linked_catalog(project: Path) -> None:
+    """Refuse a project whose `catalog/` is a symbolic link: the catalogue is a folder of the project, and a link
+    would have every command and watcher read (and new-label write) wherever it points."""
+    if (project / CATALOG).is_symlink():
+        raise CatalogDocsError(f"{project / CATALOG} is a symbolic link: the catalogue must be a folder of the project "
+                               "(a link is never followed); name a catalogue elsewhere with --catalog DIR")
+
+
 def find_project(cwd: Path | None = None) -> Path | None:
-    """The nearest folder at or above `cwd` whose `catalog/` folder holds a catalogue, or None."""
+    """The nearest folder at or above `cwd` whose `catalog/` folder holds a catalogue, or None; a `catalog/`
+    that is a link is refused (refuse_linked_catalog)."""
     here = (cwd or Path.cwd()).resolve()
     for folder in (here, *here.parents):
         if holds_catalogue(folder / CATALOG):
+            refuse_linked_catalog(folder)
             return folder
     return None
 

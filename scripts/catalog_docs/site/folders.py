@@ -1,8 +1,10 @@
-"""The only places the site stage writes files, none of them docs/:
+"""The site stage's files, none of them in docs/; every file is written, and every folder removed, through
+`writing.py` (each path opened from a folder held, never through a link):
 
 - `render_out`: `catalog-docs render --out DIR`, the pages as files for anyone who wants them. Everything is
-  written into a folder this process has just made, then moved to DIR in one rename; a DIR that is not empty is
-  refused unless the whole folder is to be replaced (`--replace`), and a link is never written or deleted through.
+  written into a folder this process has just made, then moved to DIR in one rename. A DIR that is not empty is
+  refused unless `--replace`, which replaces only a folder the tool wrote (its mark, writing.MARK); the project,
+  a folder it is in, docs/, catalog/, the home folder or a folder holding .git are refused whatever they hold.
 - `EngineFolder`: the folder an engine without plugins (Zensical) builds from, made for that build under
   `build/catalog-docs/` (BUILD_ROOT): the rendered pages plus copies of the hand-written ones.
 - `write_parts`: a download made in parts, written into a render's spill folder as its parts come.
@@ -12,114 +14,90 @@
 from __future__ import annotations
 
 import os
-import secrets
-import shutil
 import stat
-import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import for_terminal
-from catalog_docs.layout import BUILD_ROOT
+from catalog_docs.layout import BUILD_ROOT, SITE_DIR
 from catalog_docs.site.handwritten import MAX_FILE_BYTES, DocsRefused
-from catalog_docs.writing import write_file
+from catalog_docs.writing import (
+    MARK,
+    MARK_TEXT,
+    Folder,
+    WriteRefused,
+    kind_of,
+    open_anchor,
+    open_path,
+    open_within,
+    parent_and_name,
+    refuse_protected,
+    write_file,
+)
+from catalog_docs.writing import write_tree as write_tree_into
 
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-
-
-def check_writable_folder(folder: Path, what: str) -> None:
-    """Create `folder` if needed and prove a file can be made in it (made and removed at once): one line
-    naming the folder when it cannot, instead of a traceback half way through a build. Permission bits are
-    not trusted to tell (root ignores them); a read-only mount, a file in the way or a full disk show here."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".catalog-docs-probe-")
-    except FileExistsError:
-        raise CatalogDocsError(f"cannot write {what} into {folder}: a file is there, not a folder; remove it or "
-                               "choose another folder") from None
-    except OSError as exc:
-        raise CatalogDocsError(f"cannot write {what} into {folder}: {exc.strerror or exc}; make it a writable "
-                               "folder or choose another") from None
-    os.close(fd)
-    Path(probe).unlink()
-
-
-def _new_folder(parent: Path, prefix: str) -> Path:
-    """A folder nobody else knows yet, made in `parent` (with the permissions of the umask, unlike mkdtemp)."""
-    for _ in range(100):
-        folder = parent / f"{prefix}{secrets.token_hex(6)}"
-        try:
-            folder.mkdir()
-        except FileExistsError:
-            continue
-        return folder
-    raise CatalogDocsError(f"cannot make a new folder in {parent}")  # pragma: no cover - 100 clashes of 48 bits
-
-
-def _put(path: Path, data: bytes) -> None:
-    fd = os.open(path, _CREATE, 0o666)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
+_RENDER = "write the pages (render --out)"
 
 
 def write_tree(files: Mapping[str, str | bytes], folder: Path) -> None:
-    """Write `files` ({path with `/`: text or bytes}) into `folder`, an empty folder this process has just made:
-    every sub-folder is made here (never found), every file created new; no link can be on the way."""
-    made: set[str] = set()
-    for rel, content in sorted(files.items()):
-        parts = rel.split("/")
-        for depth in range(1, len(parts)):
-            sub = "/".join(parts[:depth])
-            if sub not in made:
-                (folder / sub).mkdir()
-                made.add(sub)
-        _put(folder / rel, content.encode("utf-8") if isinstance(content, str) else content)
+    """Write `files` ({path with `/`: text or bytes}) into `folder`, an empty folder the caller has just made."""
+    opened = open_path(folder, _RENDER)
+    if opened is None:
+        raise WriteRefused(f"cannot {_RENDER}: {for_terminal(folder)} does not exist")
+    with opened:
+        write_tree_into(files, opened)
 
 
-def _lstat(path: Path) -> os.stat_result | None:
-    try:
-        return os.lstat(path)
-    except FileNotFoundError:
-        return None
+def _refuse_existing(parent: Folder, name: str, shown: str, replace: bool) -> bool:
+    """Whether `name` is there to be replaced; refused unless it is an empty folder, or with `replace` a folder
+    carrying the tool's mark."""
+    found = parent.lstat(name)
+    if found is None:
+        return False
+    if not stat.S_ISDIR(found.st_mode):
+        raise WriteRefused(f"{shown} is {kind_of(found.st_mode)}: render --out writes into a folder, never through a "
+                           "link (nothing was written)")
+    existing = parent.child(name)
+    assert existing is not None
+    with existing:
+        if existing.is_empty():
+            return True
+        if not replace:
+            raise WriteRefused(f"{shown} is not empty: render --out writes only into a new or empty folder; "
+                               "--replace replaces a folder render --out wrote (nothing was written)")
+        if not existing.marked():
+            raise WriteRefused(f"{shown} was not written by render --out (it has no {MARK}): --replace replaces only "
+                               "an empty folder or one render --out wrote (nothing was written)")
+    return True
 
 
-def _fault(what: str, path: Path, exc: OSError) -> CatalogDocsError:
-    return CatalogDocsError(f"cannot write {what} into {path}: {exc.strerror or exc}")
-
-
-def render_out(files: Mapping[str, str], out: Path, *, replace: bool = False) -> None:
-    """Write the rendered files into `out`: a new or empty folder, or with `replace` any folder, swapped whole.
-    Refused in one line: `out` a link (never followed), not a folder, or not empty without `replace`."""
-    found = _lstat(out)
+def render_out(files: Mapping[str, str], out: Path, *, replace: bool = False, projects: Sequence[Path] = ()
+               ) -> None:
+    """Write the rendered files into `out`: a new or empty folder, or with `replace` one an earlier render --out
+    wrote, swapped whole. Refused in one line: `out` (or a folder on the way to it) a link, not a folder, not
+    empty without `replace`, not the tool's with it, or a folder of `projects` that must never be written."""
     shown = for_terminal(out)
-    if found is not None:
-        if stat.S_ISLNK(found.st_mode):
-            raise CatalogDocsError(f"{shown} is a symbolic link: render --out writes into a folder, never through a "
-                                   "link (nothing was written)")
-        if not stat.S_ISDIR(found.st_mode):
-            raise CatalogDocsError(f"{shown} is not a folder (nothing was written)")
-        if any(os.scandir(out)) and not replace:
-            raise CatalogDocsError(f"{shown} is not empty: render --out writes only into a new or empty folder; "
-                                   "--replace replaces the whole folder (nothing was written)")
-    parent = out.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staged = _new_folder(parent, f".{out.name}.catalog-docs-")
-    except OSError as exc:
-        raise _fault("the pages", parent, exc) from None
-    try:
-        write_tree(files, staged)
-        if found is not None and replace:
-            aside = _new_folder(parent, f".{out.name}.catalog-docs-old-")
-            out.rename(aside / "old")  # the folder itself moves, a link in it is never followed
-            staged.rename(out)
-            shutil.rmtree(aside)  # removes links as links (the fd-based rmtree of Linux)
-        else:
-            staged.rename(out)  # replaces an empty folder; a folder filled meanwhile is refused
-    except OSError as exc:
-        shutil.rmtree(staged, ignore_errors=True)
-        raise _fault("the pages", out, exc) from None
+    refuse_protected(out, projects, _RENDER)
+    parent, name = parent_and_name(out, _RENDER)
+    with parent:
+        there = _refuse_existing(parent, name, shown, replace)
+        staged_name, staged = parent.new_folder(f".{name}.catalog-docs-")
+        try:
+            with staged:
+                write_tree_into(files, staged)
+                staged.create(MARK, MARK_TEXT)
+            if there:
+                aside_name, aside = parent.new_folder(f".{name}.catalog-docs-old-")
+                with aside:
+                    parent.rename(name, aside, "old")  # the folder itself moves, a link in it is never followed
+                parent.rename(staged_name, parent, name)
+                parent.remove(aside_name)
+            else:
+                parent.rename(staged_name, parent, name)
+        except OSError as exc:
+            parent.remove(staged_name)
+            raise CatalogDocsError(f"cannot {_RENDER}: {shown}: {exc.strerror or exc}") from None
 
 
 def read_hand_written(path: Path, shown: str) -> bytes:
@@ -139,73 +117,93 @@ def read_hand_written(path: Path, shown: str) -> bytes:
     return data
 
 
-def _build_root(project: Path) -> Path:
-    """BUILD_ROOT of `project`, made when missing; refused when it or `build` is a link or not a folder."""
-    root = project
-    for part in Path(BUILD_ROOT).parts:
-        root = root / part
-        found = _lstat(root)
-        if found is None:
-            root.mkdir()
-        elif not stat.S_ISDIR(found.st_mode):  # a link is not a folder to lstat
-            raise CatalogDocsError(f"{for_terminal(root)} is not a folder (a link is never followed): remove it, "
-                                   "then build again")
-    return root
-
-
 class EngineFolder:
     """A folder of the tool's own under BUILD_ROOT, made for one build or one preview: an engine without plugins
     builds from it. `update` makes it hold exactly the files given, writing only those that changed (each
     written beside and renamed in place, so a watching engine never reads half a file)."""
 
     def __init__(self, project: Path) -> None:
+        what = "write the build folder"
+        root = open_within(project, BUILD_ROOT, what, make=True)
+        assert root is not None
         try:
-            self.path = _new_folder(_build_root(project), "build-")
-        except OSError as exc:
-            raise _fault("the build folder", project / BUILD_ROOT, exc) from None
-        self.rel = f"{BUILD_ROOT}/{self.path.name}"
+            name, self._folder = root.new_folder("build-")
+        except BaseException:
+            root.close()
+            raise
+        self._root, self._name = root, name
+        self.path = project / BUILD_ROOT / name
+        self.rel = f"{BUILD_ROOT}/{name}"
         """The folder from the project's root."""
         self._held: dict[str, bytes] = {}
+
+    def _sub(self, opened: dict[str, Folder], sub: str, *, make: bool) -> Folder | None:
+        if sub not in opened:
+            found = self._folder.walk(sub, make=make)
+            if found is None:
+                return None
+            opened[sub] = found
+        return opened[sub]
 
     def update(self, files: Mapping[str, bytes]) -> list[str]:
         """Make the folder hold `files`; returns the paths written or removed."""
         changed = []
-        for rel, data in sorted(files.items()):
-            if self._held.get(rel) == data:
-                continue
-            target = self.path / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            part = target.with_name(f".{target.name}.part-{secrets.token_hex(4)}")
-            _put(part, data)
-            part.replace(target)
-            self._held[rel] = data
-            changed.append(rel)
-        for rel in sorted(set(self._held) - set(files)):
-            (self.path / rel).unlink(missing_ok=True)
-            del self._held[rel]
-            changed.append(rel)
+        opened: dict[str, Folder] = {}
+        try:
+            for rel, data in sorted(files.items()):
+                if self._held.get(rel) == data:
+                    continue
+                sub, _, name = rel.rpartition("/")
+                folder = self._sub(opened, sub, make=True)
+                assert folder is not None
+                folder.put(name, data)
+                self._held[rel] = data
+                changed.append(rel)
+            for rel in sorted(set(self._held) - set(files)):
+                sub, _, name = rel.rpartition("/")
+                folder = self._sub(opened, sub, make=False)
+                if folder is not None:
+                    folder.remove(name)
+                del self._held[rel]
+                changed.append(rel)
+        finally:
+            for folder in opened.values():
+                folder.close()
         return changed
 
     def remove(self) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
-
-
-def clean(project: Path, site: str = "site") -> list[str]:
-    """Remove `site/` and BUILD_ROOT of `project`, each only when it is a folder (never a link's target);
-    returns what was removed. Nothing else is touched: docs/ holds only hand-written files."""
-    removed = []
-    for rel in (site, BUILD_ROOT):
-        path = project / rel
-        found = _lstat(path)
-        if found is None:
-            continue
-        if not stat.S_ISDIR(found.st_mode):
-            raise CatalogDocsError(f"{for_terminal(path)} is not a folder (a link is never followed): not removed")
+        """Remove the folder with everything in it (links inside as links)."""
         try:
-            shutil.rmtree(path)
-        except OSError as exc:
-            raise CatalogDocsError(f"cannot remove {for_terminal(path)}: {exc.strerror or exc}") from None
-        removed.append(rel)
+            self._folder.close()
+            self._root.remove(self._name)
+        except OSError:  # pragma: no cover - a folder of the tool's own that cannot be removed is left
+            pass
+        finally:
+            self._root.close()
+
+
+def clean(project: Path, site: str = SITE_DIR) -> list[str]:
+    """Remove `site/` and BUILD_ROOT of `project`, each walked from the project's root without following a link
+    (a link, a file or a pipe on the way is refused); returns what was removed. Nothing else is touched."""
+    removed = []
+    with open_anchor(project, "remove the built site and build folders (clean)") as root:
+        for rel in (site, BUILD_ROOT):
+            sub, _, name = rel.rpartition("/")
+            holder = root.walk(sub)
+            if holder is None:
+                continue
+            with holder:
+                found = holder.lstat(name)
+                if found is None:
+                    continue
+                if not stat.S_ISDIR(found.st_mode):
+                    raise holder.refuse(name, found)
+                try:
+                    holder.remove(name)
+                except OSError as exc:
+                    raise CatalogDocsError(f"cannot remove {for_terminal(project / rel)}: {exc.strerror or exc}"
+                                           ) from None
+            removed.append(rel)
     return removed
 
 

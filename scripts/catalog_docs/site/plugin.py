@@ -28,6 +28,7 @@ from mkdocs.structure.files import File, Files
 
 from catalog_docs import writing
 from catalog_docs.catalog.drafts import refuse_drafts
+from catalog_docs.catalog.locate import refuse_linked_catalog
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.escape import for_terminal
 from catalog_docs.layout import SITE_URL_ENV, TEMPLATES
@@ -201,6 +202,7 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         docs = Path(config.docs_dir)
         try:
             site_address(config.site_url, f"site_url in mkdocs.yml (${SITE_URL_ENV})")
+            refuse_linked_catalog(Path(config.config_file_path).parent)
             found = hand_written(docs, shown=os.path.relpath(docs, Path(config.config_file_path).parent))
         except CatalogDocsError as exc:
             raise PluginError(str(exc)) from None

@@ -28,12 +28,13 @@ from pathlib import Path
 from catalog_docs.catalog.drafts import find_drafts, refuse_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.escape import for_terminal
-from catalog_docs.layout import ENGINE_DOCS_ENV, SITE_URL_ENV, TEMPLATES
+from catalog_docs.layout import ENGINE_DOCS_ENV, SITE_DIR, SITE_URL_ENV, TEMPLATES
 from catalog_docs.site.feed import site_address
 from catalog_docs.site.folders import EngineFolder, read_hand_written
 from catalog_docs.site.handwritten import hand_written, refuse_collisions, site_own_files
 from catalog_docs.site.pages import directory_urls_of, site_files
 from catalog_docs.site.preview import BANNER_ID, NOTHING_YET, banner_html
+from catalog_docs.writing import prepare_site_dir
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 EXCLUDED = frozenset({"README.md"})
@@ -101,6 +102,8 @@ def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: boo
     directory_urls = directory_urls_of(catalog_dir.parent)
     own = site_own_files(*engine_theme_dirs(catalog_dir.parent))
     files = engine_files(site_files(catalog_dir, directory_urls=directory_urls), docs, directory_urls, own)
+    if command:  # the engine empties and writes the site folder: checked first, as the plugin does for mkdocs
+        prepare_site_dir(catalog_dir.parent / SITE_DIR, catalog_dir.parent)
     folder = EngineFolder(catalog_dir.parent)
     try:
         folder.update(files)
