@@ -107,7 +107,8 @@ class Folder:
 
     def refuse(self, name: str, found: os.stat_result, wanted: str = "a folder") -> WriteRefused:
         return WriteRefused(f"cannot {self.what}: {for_terminal(self.path / name)} is {kind_of(found.st_mode)} where "
-                            f"{wanted} should be (a link is never followed); remove it or choose another folder")
+                            f"{wanted} should be (a link is never followed); remove it or choose another "
+                            f"{'folder' if wanted == 'a folder' else 'name'}")
 
     def child(self, name: str, *, make: bool = False) -> Folder | None:
         """The folder `name` in this one, opened without following a link (made first when `make` and missing);
@@ -174,10 +175,10 @@ class Folder:
 
     def put(self, name: str, data: bytes | Iterable[str] | Iterable[bytes]) -> None:
         """Write file `name` whole: into a new file beside it, renamed over it when complete, so a reader sees the
-        old file or the new one. A link at `name` is replaced as the link; a folder there is refused."""
+        old file or the new one. Only a file is replaced: a folder, a link, a pipe or a device there is refused."""
         _check_name(name)
         found = self.lstat(name)
-        if found is not None and stat.S_ISDIR(found.st_mode):
+        if found is not None and not stat.S_ISREG(found.st_mode):
             raise self.refuse(name, found, "a file")
         part = f".{name[:64]}.part-{secrets.token_hex(4)}"
         try:
@@ -208,7 +209,7 @@ class Folder:
                 return False
         return True
 
-    def rename(self, name: str, to: Folder, new_name: str) -> None:
+    def move(self, name: str, to: Folder, new_name: str) -> None:
         """Move the entry `name` of this folder to `new_name` in folder `to` (the entry itself, never a link's
         target); an empty folder at `new_name` is replaced, a folder with anything in it is refused by the system."""
         _check_name(name)
@@ -411,8 +412,23 @@ def prepare_site_dir(site_dir: Path, project: Path, what: str = "write the built
                                f"the tool did not write (it has no {MARK}); empty it or choose another folder")
         try:
             folder.put(MARK, MARK_TEXT)  # written afresh each build: the proof that the folder can be written
-            for _rel, holder, name, found in folder.files():  # each folder's names listed before any is removed
-                if not stat.S_ISREG(found.st_mode) or found.st_nlink > 1:
-                    holder.remove(name)
+            _clear_specials(folder)
         except OSError as exc:
             raise _oserror(what, site_dir, exc) from None
+
+
+def _clear_specials(folder: Folder) -> None:
+    """Remove everything below `folder` that is neither a folder nor a file of one name (a link, a pipe, a device,
+    a file with other names elsewhere): an engine writing there then writes through none of them."""
+    for _rel, holder, name, found in folder.files():  # each folder's names listed before any is removed
+        if not stat.S_ISREG(found.st_mode) or found.st_nlink > 1:
+            holder.remove(name)
+
+
+def prepare_engine_folder(project: Path, rel: str, what: str) -> None:
+    """Make `rel` of `project`, a folder an engine writes of its own accord (Zensical's .cache), a plain folder:
+    a link, file or pipe on the way refused, links and pipes inside removed."""
+    folder = open_within(project, rel, what, make=True)
+    assert folder is not None
+    with folder:
+        _clear_specials(folder)

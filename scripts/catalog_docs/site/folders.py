@@ -90,11 +90,11 @@ def render_out(files: Mapping[str, str], out: Path, *, replace: bool = False, pr
             if there:
                 aside_name, aside = parent.new_folder(f".{name}.catalog-docs-old-")
                 with aside:
-                    parent.rename(name, aside, "old")  # the folder itself moves, a link in it is never followed
-                parent.rename(staged_name, parent, name)
+                    parent.move(name, aside, "old")  # the folder itself moves, a link in it is never followed
+                parent.move(staged_name, parent, name)
                 parent.remove(aside_name)
             else:
-                parent.rename(staged_name, parent, name)
+                parent.move(staged_name, parent, name)
         except OSError as exc:
             parent.remove(staged_name)
             raise CatalogDocsError(f"cannot {_RENDER}: {shown}: {exc.strerror or exc}") from None

@@ -34,7 +34,7 @@ from catalog_docs.site.folders import EngineFolder, read_hand_written
 from catalog_docs.site.handwritten import hand_written, refuse_collisions, site_own_files
 from catalog_docs.site.pages import directory_urls_of, site_files
 from catalog_docs.site.preview import BANNER_ID, NOTHING_YET, banner_html
-from catalog_docs.writing import prepare_site_dir
+from catalog_docs.writing import prepare_engine_folder, prepare_site_dir
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 EXCLUDED = frozenset({"README.md"})
@@ -104,6 +104,7 @@ def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: boo
     files = engine_files(site_files(catalog_dir, directory_urls=directory_urls), docs, directory_urls, own)
     if command:  # the engine empties and writes the site folder: checked first, as the plugin does for mkdocs
         prepare_site_dir(catalog_dir.parent / SITE_DIR, catalog_dir.parent)
+        prepare_engine_folder(catalog_dir.parent, ".cache", "let the engine write its cache (.cache)")
     folder = EngineFolder(catalog_dir.parent)
     try:
         folder.update(files)

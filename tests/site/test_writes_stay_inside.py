@@ -1,0 +1,255 @@
+"""Nothing outside the tool's own folders is ever written or deleted, through any link (issue 40). For every
+command and engine build that writes, Hypothesis draws each component of each path it writes or removes from: a
+folder, a link to outside, a link to `..`, a link to the project, a file, a FIFO, or missing. For every draw:
+nothing changes but the tool's own folders (a snapshot of the folder holding the project, its .git, docs/ and
+catalog/, and an outside folder, links not followed), a refusal is one line with exit 2 (mkdocs: one ERROR line), no
+traceback, within a time limit; and a draw of plain folders is built or written as on any checkout.
+
+Every path a command writes goes through catalog_docs/writing.py (tests/project/test_one_writer.py holds the code to
+that), which this test proves from the outside: the sibling tests/site/test_docs_untouched.py draws docs/ itself."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fixture_facts as ff
+from catalog_docs import cli
+from sitebuild import BIN, copy_env, copy_project
+
+pytestmark = pytest.mark.site
+
+TIME_LIMIT_S = 60.0
+"""Each command, on a loaded two-core machine; a hang (a pipe opened, a link loop walked) would never end."""
+KINDS = ["folder", "link to outside", "link to ..", "link to the project", "file", "fifo", "missing"]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    argv: list[str]
+    paths: tuple[tuple[str, ...], ...]
+    """Each path the command writes or removes, by its components (each drawn)."""
+    own: tuple[str, ...]
+    """The tool's own folders (or file) among them, from the project: what may change, when every component on the
+    way to it (and it) was a folder or missing."""
+    walked: tuple[int, ...]
+    """For each path, how many leading components must be folders for the command to go ahead: the ones after are
+    inside its own folder (removed whatever they are) or the file it writes."""
+    engine: bool = False
+    """Run as a process of its own (an engine's build); the others run here, through cli.main."""
+    makes_missing: bool = True
+    """Whether a missing component is made (new-label needs the catalogue there)."""
+    leaf_file: bool = False
+    """Whether the last component is the file written (replaced only when it is a file)."""
+
+
+ZENSICAL = [str(BIN / "zensical"), "build", "--strict", "--clean", "-f", "mkdocs.yml"]
+COMMANDS = {
+    "render --out --replace": Command(["render", "--out", "out/pages", "--replace"], (("out", "pages"),),
+                                      ("out/pages",), (2,)),
+    "export --out": Command(["export", "--format", "csv", "--out", "out/lock.csv"], (("out", "lock.csv"),),
+                            ("out/lock.csv",), (2,), leaf_file=True),
+    "synth --out": Command(["synth", "--operations", "3", "--versions", "2", "--plans", "2", "--out", "out/synth"],
+                           (("out", "synth"),), ("out/synth",), (2,)),
+    "new-label": Command(["new-label", "FAKE 9.0", "--from", ff.LABELS[0]], (("catalog", "versions"),),
+                         ("catalog",), (2,), makes_missing=False),
+    "clean": Command(["clean"], (("site", "assets"), ("build", "catalog-docs", "build-1")),
+                     ("site", "build/catalog-docs"), (1, 2)),
+    "zensical build": Command(["build", "--publish", "--", *ZENSICAL],
+                              (("site", "assets"), ("build", "catalog-docs"), (".cache", "x")),
+                              ("site", "build/catalog-docs", ".cache"), (1, 2, 1)),
+    "mkdocs build": Command([str(BIN / "mkdocs"), "build", "--strict"], (("site", "assets"),), ("site",), (1,),
+                            engine=True),
+    "properdocs build": Command([str(BIN / "properdocs"), "build", "--strict", "-f", "mkdocs.yml"],
+                               (("site", "assets"),), ("site",), (1,), engine=True),
+}
+
+
+def snapshot(root: Path) -> dict[str, tuple[object, ...]]:
+    """Every entry under `root`, links not followed: a folder as such (its time aside: a folder the tool made in its
+    own folder changes the time of the one it is in), a file by its bytes, a link by its target, others by kind."""
+    out: dict[str, tuple[object, ...]] = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = Path(folder) / name
+            rel = path.relative_to(root).as_posix()
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode):
+                out[rel] = ("link", str(path.readlink()))
+            elif stat.S_ISDIR(mode):
+                out[rel] = ("folder",)
+            elif stat.S_ISREG(mode):
+                out[rel] = ("file", path.read_bytes())
+            else:
+                out[rel] = (stat.S_IFMT(mode),)
+    return out
+
+
+def _free(before: dict[str, tuple[object, ...]], own: str, leaf_file: bool) -> bool:
+    """Whether the tool's own `own` may change: it and every folder on the way were folders or missing (the file
+    written: a file or missing)."""
+    parts = own.split("/")
+    kinds = [before.get("/".join(["project", *parts[:n]]), ("missing",))[0] for n in range(1, len(parts) + 1)]
+    last = {"missing", "file"} if leaf_file else {"missing", "folder"}
+    return all(kind in {"missing", "folder"} for kind in kinds[:-1]) and kinds[-1] in last
+
+
+def changed_outside_own(before: dict[str, tuple[object, ...]], after: dict[str, tuple[object, ...]],
+                        own: tuple[str, ...], leaf_file: bool = False) -> list[str]:
+    """The entries that changed other than inside the tool's own folders (and the folders made on the way to
+    them, missing before)."""
+    free = [f"project/{o}" for o in own if _free(before, o, leaf_file)]
+    changed = []
+    for key in sorted(set(before) | set(after)):
+        if before.get(key) == after.get(key):
+            continue
+        inside = any(key == f or key.startswith(f + "/") for f in free)
+        made_on_the_way = (key not in before and after.get(key) == ("folder",)
+                           and any(f.startswith(key + "/") for f in free))
+        if not (inside or made_on_the_way):
+            changed.append(f"{key}: {before.get(key, 'missing')!r} -> {after.get(key, 'missing')!r}"[:300])
+    return changed
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder holding the project (with a .git of its own), its pristine catalogue and the outside folder."""
+    base = tmp_path_factory.mktemp("writes")
+    project = copy_project(base / "project", catalog=ff.FIXTURE_CATALOG)
+    who = ["-c", "user.name=test", "-c", "user.email=test@example.invalid"]
+    for git in (["init", "-q"], ["add", "catalog", "docs", "mkdocs.yml"], [*who, "commit", "-q", "-m", "project"]):
+        subprocess.run(["git", *git], cwd=project, check=True, capture_output=True)
+    shutil.copytree(ff.FIXTURE_CATALOG, base.parent / f"{base.name}-pristine-catalog")
+    return base
+
+
+KEEP = {".git", "catalog", "docs", "mkdocs.yml", "overrides", "scripts"}
+
+
+def _remove(path: Path) -> None:
+    if path.is_symlink() or (os.path.lexists(path) and not path.is_dir()):
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+
+
+def _reset(base: Path) -> tuple[Path, Path]:
+    """The project as copied (its catalogue afresh), nothing else beside it but a new outside folder."""
+    project, outside = base / "project", base / "outside"
+    for entry in base.iterdir():
+        if entry.name != "project":
+            _remove(entry)
+    for entry in project.iterdir():
+        if entry.name not in KEEP or entry.name == "catalog":
+            _remove(entry)
+    shutil.copytree(base.parent / f"{base.name}-pristine-catalog", project / "catalog")
+    (outside / "deeper").mkdir(parents=True)
+    (outside / "keep.txt").write_text("outside, not ours\n", encoding="utf-8")
+    return project, outside
+
+
+def _plant(base: Path, project: Path, outside: Path, components: tuple[str, ...], kinds: tuple[str, ...]) -> None:
+    path = project
+    for name, kind in zip(components, kinds, strict=False):
+        path = path / name
+        if os.path.lexists(path) and kind != "folder":  # the catalogue, moved aside (outside the project)
+            path.rename(base / f"aside-{name}")
+        if kind == "folder":
+            path.mkdir(exist_ok=True)
+            continue
+        if kind == "file":
+            path.write_text("a file, not a folder\n", encoding="utf-8")
+        elif kind == "fifo":
+            os.mkfifo(path)
+        elif kind.startswith("link"):
+            path.symlink_to({"link to outside": outside, "link to ..": Path(".."),
+                             "link to the project": project}[kind])
+        return  # nothing can be planted under a file, a pipe, a link or nothing
+
+
+def _planted(kinds: tuple[str, ...]) -> tuple[str, ...]:
+    """The kinds planted: up to the first that is not a folder (nothing is planted below it)."""
+    cut = next((i for i, kind in enumerate(kinds) if kind != "folder"), len(kinds))
+    return kinds[:cut + 1]
+
+
+def _is_plain(kinds: tuple[str, ...], walked: int, command: Command, plain: set[str]) -> bool:
+    """Whether the components the command walks were folders (or missing, in `plain`), and the file it writes a
+    file or missing."""
+    planted = _planted(kinds)[:walked]
+    if command.leaf_file and len(planted) == walked:
+        return all(kind in plain for kind in planted[:-1]) and planted[-1] in {"file", "missing"}
+    return all(kind in plain for kind in planted)
+
+
+def _run_here(argv: list[str], project: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """cli.main in the project, in a thread given TIME_LIMIT_S (a hang fails the test instead of stopping it)."""
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(cli.main(argv)), daemon=True)
+    old = Path.cwd()
+    os.chdir(project)
+    try:
+        thread.start()
+        thread.join(TIME_LIMIT_S)
+    finally:
+        os.chdir(old)
+    assert not thread.is_alive(), f"{argv} did not finish within {TIME_LIMIT_S} s"
+    assert result, f"{argv} raised instead of returning an exit code"
+    return result[0], capsys.readouterr().err
+
+
+def _run_engine(argv: list[str], project: Path) -> tuple[int, str]:
+    try:
+        done = subprocess.run(argv, cwd=project, capture_output=True, text=True, env=copy_env(project),
+                              timeout=TIME_LIMIT_S, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{argv} did not finish within {TIME_LIMIT_S} s")
+    return done.returncode, done.stdout + done.stderr
+
+
+def _draws(command: Command) -> st.SearchStrategy[tuple[tuple[str, ...], ...]]:
+    return st.tuples(*[st.tuples(*[st.sampled_from(KINDS) for _ in path]) for path in command.paths])
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_nothing_outside_the_tools_own_folders_changes(base: Path, capsys: pytest.CaptureFixture[str],
+                                                       name: str) -> None:
+    command = COMMANDS[name]
+
+    @settings(max_examples=4 if not command.engine else 3, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(_draws(command))
+    def check(draw: tuple[tuple[str, ...], ...]) -> None:
+        project, outside = _reset(base)
+        for components, kinds in zip(command.paths, draw, strict=True):
+            _plant(base, project, outside, components, kinds)
+        before = snapshot(base)
+        if command.engine:
+            code, output = _run_engine(command.argv, project)
+        else:
+            code, output = _run_here(command.argv, project, capsys)
+        changed = changed_outside_own(before, snapshot(base), command.own, command.leaf_file)
+        assert changed == [], f"{name} on {draw} changed outside its own folders:\n" + "\n".join(changed[:20])
+        assert "Traceback" not in output, f"{name} on {draw}:\n{output[-3000:]}"
+        if code != 0 and command.engine:
+            errors = [line for line in output.splitlines() if line.startswith("ERROR")]
+            assert len(errors) == 1, f"{name} on {draw}:\n{output[-3000:]}"
+        elif code != 0:
+            assert code == 2 and output.count("\n") == 1, f"{name} on {draw}: exit {code}\n{output[-3000:]}"
+        plain = {"folder", "missing"} if command.makes_missing else {"folder"}
+        walks = list(zip(draw, command.walked, strict=True))
+        if all(_is_plain(kinds, walked, command, plain) for kinds, walked in walks):
+            assert code == 0, f"{name} on plain folders {draw}: exit {code}\n{output[-3000:]}"
+        elif not all(_is_plain(kinds, walked, command, {"folder", "missing"}) for kinds, walked in walks):
+            assert code != 0, f"{name} went through {draw}"
+
+    check()
