@@ -201,8 +201,9 @@ def _gzipped(path: Path) -> int:
 
 
 def _first_search_bytes(site: Path, index: list[Path]) -> dict[str, int]:
-    """What a first search downloads, gzipped as a static host serves it (level 6): the index and the theme's
-    search worker (mkdocs; Zensical's search is not measured here). The page itself is loaded already."""
+    """What a first search downloads, gzipped as a static host serves it (level 6): the index and the search
+    worker (Material's and Zensical's both live at assets/javascripts/workers/search.*.min.js; a first search on
+    either fetches those two files and nothing else). The page itself is loaded already."""
     workers = sorted((site / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
     if not index:
         return {}
@@ -564,23 +565,46 @@ def _peak_run(report: Report, case: str, metric: str, cmd: list[str], cwd: Path,
     return peak
 
 
-def bench_scale(report: Report, out: Path, sizes: list[int], versions: int, plans: int, seed: int) -> None:
-    """For each size: `make site` (render in memory and build, as a user runs it) with its peak memory, then
-    `catalog-docs render --out` and a bare `mkdocs build` of the rendered pages, each with its peak memory, and
-    what the site publishes: the search index (bytes, gzipped, a first search's download) and the largest
-    page. One build of each: at 10,000 operations a build takes minutes."""
+SCALE_ENGINES = ("mkdocs", "zensical")
+"""The engines `make bench-scale` builds each size with, through `make site BUILDER=...`, side by side."""
+SIDE_BY_SIDE = (("build_s", "make_site_s", "s"), ("peak_rss_mb", "make_site_peak_rss_mb", "MB"),
+                ("index_bytes", "search_index_bytes", "B"), ("index_gzip_bytes", "search_index_gzip_bytes", "B"),
+                ("first_search_wire_bytes", "first_search_wire_bytes", "B"),
+                ("largest_page_bytes", "largest_html_bytes", "B"), ("largest_page", "largest_html_page", ""),
+                ("pages_over_1mb", "pages_over_1mb", ""))
+"""The side-by-side table's rows: its name, the metric of each engine's row (`{engine}_...`), the unit."""
+
+
+def _scale_make_site(report: Report, case: str, project: Path, slugs: list[str], engine: str) -> int | None:
+    """`make site BUILDER=engine` in the scale project with its time and peak memory, then what its site
+    publishes (`{engine}_...` figures); the site is removed after. Returns the peak in KiB, or None."""
     make = ["make", "--no-print-directory", "-f", str(ROOT / "Makefile"), f"VENV={BIN.parent}", "site",
-            "BUILDER=mkdocs"]
+            f"BUILDER={engine}"]
+    note = {"mkdocs": "make site: render in memory and build",
+            "zensical": "make site BUILDER=zensical: catalog-docs build renders into a build folder, Zensical builds "
+                        "it"}[engine]
+    peak = _peak_run(report, case, f"{engine}_make_site", make, project, note)
+    if peak is not None:
+        for metric, value in _site_stats(project / "site", slugs).items():
+            report.add(case, f"{engine}_{metric}", value, "B" if "bytes" in metric else "")
+    shutil.rmtree(project / "site", ignore_errors=True)
+    return peak
+
+
+def bench_scale(report: Report, out: Path, sizes: list[int], versions: int, plans: int, seed: int) -> None:
+    """For each size: `make site` with each engine (mkdocs, then Zensical: render and build, as a user runs it)
+    with its time and peak memory, and what its site publishes: the search index (bytes, gzipped, a first
+    search's download) and the largest page; then `catalog-docs render --out` and a bare `mkdocs build` of the
+    rendered pages, each with its peak memory. One build of each: at 10,000 operations a build takes minutes."""
     for n in sizes:
         case = f"{n}x{versions}x{plans}"
         project = out / f"scale-{case}"
         make_project(project, synth_files(SynthSpec(operations=n, versions=versions, plans=plans, seed=seed)))
         slugs = [e.slug for e in load_catalog(project / "catalog").entries]
-        ours = _peak_run(report, case, "make_site", make, project, "make site: render in memory and build")
-        if ours is not None:
-            for metric, value in _site_stats(project / "site", slugs).items():
-                report.add(case, f"mkdocs_{metric}", value, "B" if "bytes" in metric else "")
-        shutil.rmtree(project / "site", ignore_errors=True)
+        ours = None
+        for engine in SCALE_ENGINES:
+            peak = _scale_make_site(report, case, project, slugs, engine)
+            ours = peak if engine == "mkdocs" else ours
         _peak_run(report, case, "cli_render", [str(BIN / "catalog-docs"), "render", "--out", str(project / RENDERED),
                                                 "--replace"], project, "catalog-docs render --out: pages and downloads")
         bare = _peak_run(report, case, "bare_mkdocs_build", MKDOCS_BUILD, project,
@@ -588,6 +612,15 @@ def bench_scale(report: Report, out: Path, sizes: list[int], versions: int, plan
         if ours is not None and bare is not None:
             report.add(case, "make_site_peak_rss_vs_bare", round(ours / bare, 2), "x", note="goal <= 1.3")
         shutil.rmtree(project, ignore_errors=True)
+
+
+def scale_side_by_side(report: Report) -> str:
+    """The scale run's figures of each engine side by side: one column per size and engine, one row per figure."""
+    cases = list(dict.fromkeys(r["case"] for r in report.rows if r["case"] != "all"))
+    rows = [{"case": f"{case} {engine}", "metric": f"{name} ({unit})" if unit else name,
+             "value": report.get(case, f"{engine}_{metric}")}
+            for name, metric, unit in SIDE_BY_SIDE for case in cases for engine in SCALE_ENGINES]
+    return _table(rows)
 
 
 # --- Control site: our cost per page against plain Material pages (issue 15) -----------------------------
@@ -805,6 +838,8 @@ def main(argv: list[str] | None = None) -> int:
     _run_selected(report, args, sizes, builders, src, commit)
     report.add("all", "bench_total_s", time.perf_counter() - started, "s")
     table = report.table()
+    if args.only == "scale":
+        table += "\n\n" + scale_side_by_side(report)
     print()
     print(table)
     name = args.only or "bench"
