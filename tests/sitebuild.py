@@ -47,6 +47,17 @@ def build(project: Path, *, strict: bool = True) -> subprocess.CompletedProcess[
     return subprocess.run(cmd, cwd=project, capture_output=True, text=True, env=env, timeout=600)
 
 
+ZENSICAL_BUILD = [str(BIN / "catalog-docs"), "build", "--publish", "--", str(BIN / "zensical"), "build", "--strict",
+                  "--clean", "-f", "mkdocs.yml"]
+"""`make site BUILDER=zensical`, as the Makefile has it (tests/site/test_engines.py runs the Makefile's own line)."""
+
+
+def build_zensical(project: Path) -> subprocess.CompletedProcess[str]:
+    """Build a project copy with Zensical, through `catalog-docs build` and its build folder."""
+    return subprocess.run(ZENSICAL_BUILD, cwd=project, capture_output=True, text=True, env=copy_env(project),
+                          timeout=600)
+
+
 def clone_project(dest: Path, *, branch: str = "main") -> Path:
     """The project as a fresh clone has it: every tracked (and new, not ignored) file, committed on `branch`
     of a new repository in dest. The npm test tools (`make tools`) are linked in, read only."""
@@ -92,8 +103,10 @@ def borrow_venv(project: Path) -> None:
         (venv / stamp).touch()
 
 
-def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, catalog: Path) -> Path:
-    """A project with `catalog`, built strictly once per run however many workers ask; returns its site folder."""
+def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, catalog: Path, *,
+                 engine: str = "mkdocs") -> Path:
+    """A project with `catalog`, built strictly once per run however many workers ask (with mkdocs, or with
+    Zensical as `make site BUILDER=zensical` does); returns its site folder."""
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     base = tmp_path_factory.getbasetemp()
     root = base.parent if worker else base  # every worker's basetemp sits in the run's common folder
@@ -103,8 +116,8 @@ def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, catalog: P
             if project.exists():
                 shutil.rmtree(project)  # a build that failed in another worker: try again, to report its error here
             copy_project(project, catalog=catalog)
-            result = build(project)
+            result = build_zensical(project) if engine == "zensical" else build(project)
             assert result.returncode == 0, result.stdout + result.stderr
-            assert "WARNING" not in result.stderr, result.stderr
+            assert "WARNING" not in result.stdout + result.stderr, result.stdout + result.stderr
             done.touch()
     return project / "site"

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page
 
 import fixture_facts as ff
 from browsing import SCREENSHOTS, new_visit
-from sitebuild import BIN, copy_env, copy_project
+from sitebuild import BIN, copy_env, copy_project, shared_build
 from siteserver import serve
 
 pytestmark = pytest.mark.site
@@ -24,27 +24,17 @@ HEADER_MAX_PX = 64
 """The header of both themes is one row, 48 to 56 px tall; the broken search made it 108 px."""
 
 
-@pytest.fixture(scope="module")
-def zensical_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the project as a fresh clone has it: docs/ holds only hand-written files."""
-    project = copy_project(tmp_path_factory.mktemp("zensical"), catalog=ff.FIXTURE_CATALOG)  # its own: Zensical's build
-    assert not (project / "docs" / "index.md").exists()
-    return project
-
-
 def _zensical_build(project: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(BIN / "zensical"), "build", "-f", "mkdocs.yml"], cwd=project, capture_output=True,
                           text=True, env=copy_env(project), timeout=600)
 
 
 @pytest.fixture(scope="module")
-def zensical_site(zensical_project: Path) -> Path:
-    built = subprocess.run([str(BIN / "catalog-docs"), "build", "--", str(BIN / "zensical"), "build", "-f",
-                            "mkdocs.yml"], cwd=zensical_project, capture_output=True, text=True,
-                           env=copy_env(zensical_project), timeout=600)
-    assert built.returncode == 0, built.stdout + built.stderr
-    assert sorted(p.name for p in (zensical_project / "docs").iterdir()) == ["README.md"]
-    return zensical_project / "site"
+def zensical_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # Built as `make site BUILDER=zensical` does, once per run (tests/site/test_zensical_search.py reads it too).
+    site = shared_build(tmp_path_factory, "fixture-zensical", ff.FIXTURE_CATALOG, engine="zensical")
+    assert sorted(p.name for p in (site.parent / "docs").iterdir()) == ["README.md"]
+    return site
 
 
 def test_a_plain_zensical_build_of_a_fresh_clone_says_what_to_run_first(tmp_path: Path) -> None:
