@@ -65,6 +65,20 @@ def test_clean_removes_the_site_and_build_folders_and_never_touches_docs(tmp_pat
     assert sorted(p.name for p in (project / "docs").iterdir()) == sorted({"about.md", *hand_written})
 
 
+@pytest.mark.parametrize("link", ["build", "site"])
+def test_clean_refuses_a_committed_link_to_the_checkouts_parent_and_deletes_nothing(tmp_path: Path, link: str) -> None:
+    # Issue 40: with `build -> ..` in a checkout named catalog-docs, clean deleted the whole checkout, .git included.
+    project = tmp_path / "catalog-docs"
+    shutil.copytree(clone(tmp_path), project, symlinks=True)
+    (project / link).symlink_to("..")
+    before = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    result = make(project, "clean")
+    assert result.returncode != 0
+    errors = [line for line in result.stderr.splitlines() if line.startswith("catalog-docs: error:")]
+    assert len(errors) == 1 and "is a symbolic link" in errors[0] and "Traceback" not in result.stderr, result.stderr
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == before
+
+
 def test_a_busy_port_is_one_line_naming_port(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

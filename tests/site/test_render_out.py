@@ -5,6 +5,7 @@ through, at DIR or inside the folder it replaces."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,63 @@ def test_an_invalid_catalogue_writes_nothing(capsys: pytest.CaptureFixture[str],
     code = cli.main(["render", "--catalog", str(catalog), "--out", str(tmp_path / "pages")])
     assert code == 1 and "service.yaml:" in capsys.readouterr().err
     assert not (tmp_path / "pages").exists()
+
+
+@pytest.fixture
+def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project (catalogue, docs/, .git), the current folder, beside a home folder and a repository."""
+    home = tmp_path / "home"
+    (home / "notes").mkdir(parents=True)
+    project = tmp_path / "work" / "project"
+    (project / "docs").mkdir(parents=True)
+    (project / "docs" / "index.md").write_text("# hand-written\n", encoding="utf-8")
+    (project / ".git").mkdir()
+    shutil.copytree(FIXTURE_CATALOG, project / "catalog")
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "repo" / "notes.md").write_text("mine\n", encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(project)
+    return project
+
+
+@pytest.mark.parametrize(("out", "words"), [
+    (".", "is the project"), ("..", "is a folder the project"), ("../..", "is a folder the project"),
+    ("docs", "is in the project's docs/, which holds its hand-written pages"),
+    ("docs/new", "is in the project's docs/"), ("catalog", "is in the project's catalog/, which holds its catalogue"),
+    (".git", "is in the project's .git/"), ("HOME", "is the home folder"), ("REPO", "holds .git (a repository)"),
+])
+def test_replace_never_takes_the_project_its_folders_home_or_a_repository(
+        capsys: pytest.CaptureFixture[str], checkout: Path, tmp_path: Path, out: str, words: str) -> None:
+    target = {"HOME": str(tmp_path / "home"), "REPO": str(tmp_path / "repo")}.get(out, out)
+    before = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    code = cli.main(["render", "--out", target, "--replace"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and words in err, err
+    assert err.startswith("catalog-docs: error: cannot write the pages (render --out): ")
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("where", ["catalog", "docs"])
+def test_an_empty_docs_or_catalog_folder_is_not_written_either(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE_CATALOG, project / "catalog")
+    (project / "docs").mkdir()
+    monkeypatch.chdir(project)
+    code = cli.main(["render", "--out", f"{where}/pages"])
+    assert code == 2 and f"is in the project's {where}/" in capsys.readouterr().err
+    assert not (project / where / "pages").exists()
+
+
+def test_a_linked_catalog_folder_is_refused_in_one_line_and_named_with_catalog(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(FIXTURE_CATALOG, elsewhere)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "catalog").symlink_to(elsewhere)
+    monkeypatch.chdir(project)
+    assert cli.main(["check"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "catalog is a symbolic link" in err and "--catalog DIR" in err, err
+    assert cli.main(["check", "--catalog", str(elsewhere)]) == 0  # a catalogue elsewhere, named
