@@ -65,6 +65,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_render(args: argparse.Namespace) -> int:
     from catalog_docs.site.folders import render_out
     from catalog_docs.site.pages import site_files
+    from catalog_docs.site.twins import split_twins
 
     if args.publish:
         from catalog_docs.catalog.drafts import refuse_drafts
@@ -72,7 +73,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
         refuse_drafts(args.catalog)
     from catalog_docs.catalog.locate import find_project
 
-    files = site_files(args.catalog)
+    files, _twins = split_twins(site_files(args.catalog))  # twins are files of a built site (site/twins.py)
     projects = [args.catalog.resolve().parent, *filter(None, [find_project()])]
     render_out(files, args.out, replace=args.replace, projects=projects)
     print(f"rendered {len(files)} pages and downloads into {args.out}")

@@ -113,3 +113,23 @@ def for_terminal(text: object) -> str:
 def do_url(slug: str) -> Markup:
     """A slug as a URL path segment (slugs are validated; anything else is percent-encoded anyway)."""
     return Markup(quote(slug, safe="._~-"))
+
+
+# Markdown meant to be read as text (the pages' Markdown twins, llms.txt): catalogue text stays as written, but
+# for a backslash before each character CommonMark or GitHub's tables could read as syntax, so a tool that
+# renders the file shows the text and nothing else. `_` is escaped only where it could open or close emphasis
+# (not inside a word: `UPI_N` stays as published).
+_MD_TEXT_TABLE = {ord(c): "\\" + c for c in "\\`*[]<>|&~!"}
+_MD_TEXT_TABLE.update({ord("\n"): " ", ord("\r"): " ", ord("\t"): " "})
+_LOOSE_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+_LINE_START = re.compile(r"[#+=>-]|[0-9]+[.)]")
+
+
+def md_text(text: object) -> str:
+    """Catalogue text for Markdown read as text: as written, with a backslash before what could be syntax."""
+    shown = _LOOSE_UNDERSCORE.sub(r"\\_", str(text).translate(_MD_TEXT_TABLE))
+    start = _LINE_START.match(shown)
+    if start is not None:  # a text alone on a line must not start a heading, a list or a quote
+        end = start.end() - 1
+        shown = shown[:end] + "\\" + shown[end:]
+    return shown

@@ -25,20 +25,30 @@ from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 from catalog_docs.site.history import no_history
 from catalog_docs.site.paging import PAGE_ROWS, rows_per_page
 from catalog_docs.site.render import render_pages
+from catalog_docs.site.twins import TWIN_PREFIX, twin_key
 
 FIXED = {"index.md": "home", "legend.md": "legend", "versions/index.md": "versions index",
          "plans/index.md": "plans index", "compare/index.md": "compare index",
          "not-shown/index.md": "not-shown register", "sources/index.md": "sources",
          "downloads/catalog.json": "catalogue download",
          "downloads/lock-matrix.csv": "lock matrix download", "downloads/openapi.yaml": "OpenAPI download",
-         "changelog/index.md": "changelog", "feed.xml": "changelog feed"}
+         "changelog/index.md": "changelog", "feed.xml": "changelog feed", "llms.txt": "llms.txt",
+         "llms-full.txt": "every twin"}
 FIXED.update({f"downloads/{s.name}": f"{s.name} download" for s in DOWNLOAD_SCHEMA_DIR.glob("*.schema.json")})
+FIXED_PAGES = {what: rel.endswith(".md") for rel, what in FIXED.items()}
+"""Which fixed files are pages (each has a Markdown twin)."""
 PAGED = ("operations", "matrix")  # tables of every listing entry, split into page-N beyond PAGE_ROWS rows
 _PAGE_N = re.compile(r"page-([2-9]|[1-9][0-9]+)\.md")  # the first page is index.md or <slug>.md
 
 
 def owner(rel: str, catalog: Catalog) -> tuple[str, ...]:
-    """The one thing a generated file is the page of; fails for a file that belongs to nothing."""
+    """The one thing a generated file is the page of; fails for a file that belongs to nothing. A page's Markdown
+    twin (site/twins.py) belongs to what its page belongs to (assert_complete), an operation's feed to its listing
+    entry, and a folder's empty sitemap to that folder."""
+    if rel.endswith("/sitemap.xml"):
+        return ("sitemap", rel)
+    if rel.startswith("operations/") and rel.endswith("/feed.xml"):
+        return ("feed", *owner(rel[: -len("/feed.xml")] + ".md", catalog))
     if rel in FIXED:
         return ("fixed", FIXED[rel])
     folder, _, name = rel.partition("/")
@@ -95,8 +105,14 @@ def expected_owners(catalog: Catalog) -> Counter[tuple[str, ...]]:
 
 
 def assert_complete(files: dict[str, str] | list[str], catalog: Catalog) -> None:
-    got = Counter(owner(rel, catalog) for rel in files)
+    twin_of = {twin_key(rel, True): rel for rel in files if rel.endswith(".md")}
+    got = Counter(("twin", *owner(twin_of[rel], catalog)) if rel.startswith(TWIN_PREFIX) else owner(rel, catalog)
+                  for rel in files if not rel.endswith("/sitemap.xml"))
     want = expected_owners(catalog)
+    # Every page has one twin; every listing entry one feed when the render has the history (its changelog).
+    want += Counter(("twin", *o) for o in want.elements() if o[0] != "fixed" or FIXED_PAGES[o[1]])
+    if ("fixed", "changelog feed") in got:
+        want += Counter(("feed", "entry", str(e.position)) for e in catalog.entries)
     missing, extra = sorted((want - got).elements()), sorted((got - want).elements())
     assert got == want, f"missing pages: {missing}; extra pages: {extra}"
 
@@ -105,6 +121,8 @@ def test_fixture_catalogue_every_object_has_exactly_one_page() -> None:
     catalog = load_catalog(ff.FIXTURE_CATALOG)
     files = render_pages(catalog, history=no_history())
     assert_complete(files, catalog)
+    files = {rel: text for rel, text in files.items() if rel.endswith((".md", ".json", ".csv", ".yaml", ".xml"))
+             and not rel.startswith(TWIN_PREFIX) and not rel.endswith(("/sitemap.xml", "/feed.xml"))}
     # The counts of the fixture, so the test cannot pass with an empty model.
     assert len([f for f in files if f.startswith("operations/") and f != "operations/index.md"]) == ff.LISTING_SIZE
     assert len([f for f in files if f.startswith("versions/") and f != "versions/index.md"]) == len(ff.LABELS)
@@ -151,7 +169,7 @@ def test_every_built_page_belongs_to_one_generated_or_hand_written_page(built_si
     files = render_pages(catalog, history=no_history())
     expected_html = {"404.html"}
     for rel in files:
-        if rel.endswith(".md"):
+        if rel.endswith(".md") and not rel.startswith(TWIN_PREFIX):
             stem = rel[: -len(".md")]
             stem = stem[: -len("index")] if stem.endswith("index") else stem + "/"
             expected_html.add(stem + "index.html")

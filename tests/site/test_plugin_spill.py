@@ -19,6 +19,7 @@ from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.downloads.export import export_text
 from catalog_docs.site import pages
 from catalog_docs.site.render import render_pages
+from catalog_docs.site.twins import LLMS_FULL
 from fixture_facts import FIXTURE_CATALOG
 from sitebuild import build, copy_project
 
@@ -36,12 +37,13 @@ def test_a_spilled_render_writes_the_downloads_and_leaves_them_out(tmp_path: Pat
     catalog = load_catalog(FIXTURE_CATALOG)
     whole = render_pages(catalog, workers=1)
     spilled = render_pages(catalog, workers=workers, spill=tmp_path / "spill")
-    assert set(whole) - set(spilled) == set(DOWNLOADS)
+    # llms-full.txt (every page's twin) is written as its twins come too, never held whole.
+    assert set(whole) - set(spilled) == {*DOWNLOADS, LLMS_FULL}
     assert all(spilled[rel] == whole[rel] for rel in spilled)
     written = sorted(p.relative_to(tmp_path / "spill").as_posix() for p in (tmp_path / "spill").rglob("*")
                      if p.is_file())
-    assert written == sorted(DOWNLOADS)  # and no partial file left beside them
-    for rel in DOWNLOADS:
+    assert written == sorted({*DOWNLOADS, LLMS_FULL})  # and no partial file left beside them
+    for rel in [*DOWNLOADS, LLMS_FULL]:
         assert (tmp_path / "spill" / rel).read_text(encoding="utf-8") == whole[rel]
 
 

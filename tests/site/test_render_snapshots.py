@@ -27,6 +27,7 @@ from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.site.history import Added, BuildTime, LabelHistory
 from catalog_docs.site.render import render_pages
 from catalog_docs.site.templating import environment
+from catalog_docs.site.twins import TWIN_PREFIX, twin_key
 from fixture_facts import FIXTURE_CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,8 +59,13 @@ def template_for(rel: str) -> str:
     """The template that renders a generated file, or the exporter for the JSON download."""
     exporters = {"downloads/catalog.json": "export.catalog_data", "downloads/lock-matrix.csv": "export.lock_matrix_csv",
                  "downloads/openapi.yaml": "export.openapi_data", "feed.xml": "feed.atom_feed"}
+    exporters.update({"llms.txt": "llms.llms_txt", "llms-full.txt": "llms.full_parts (every twin below, in order)"})
     if rel in exporters:
         return f"{exporters[rel]} (no template)"
+    if rel.startswith(TWIN_PREFIX):  # a page's Markdown twin: its page's template of templates/twins/
+        return "twins/" + template_for(_page_of_twin()[rel])
+    if rel.startswith("operations/") and rel.endswith("/feed.xml"):
+        return "feed.operation_feed (no template)"
     if rel.startswith("downloads/") and rel.endswith(".schema.json"):
         return f"scripts/catalog_docs/schemas/{rel.removeprefix('downloads/')} (no template)"
     if rel in _INDEX_TEMPLATES:
@@ -68,6 +74,11 @@ def template_for(rel: str) -> str:
     if folder in _FOLDER_TEMPLATES and rel.count("/") == 1:
         return _FOLDER_TEMPLATES[folder]
     raise AssertionError(f"no template is known for generated file {rel!r}; add it to the URL scheme")
+
+
+@cache
+def _page_of_twin() -> dict[str, str]:
+    return {twin_key(rel, True): rel for rel in rendered() if rel.endswith(".md") and not rel.startswith(TWIN_PREFIX)}
 
 
 def _imports(template: str) -> list[str]:
@@ -83,13 +94,14 @@ def header(rel: str) -> str:
     template = template_for(rel)
     uses = " + ".join([f"templates/{template}" if template.endswith(".j2") else template]
                       + [f"templates/{t}" for t in _imports(template)])
-    dated = " + HISTORY (a fixed git history)" if rel in ("changelog/index.md", "feed.xml") else ""
+    dated = (" + HISTORY (a fixed git history)" if rel in ("changelog/index.md", "feed.xml", "twin:changelog/index.md")
+             or rel.endswith("/feed.xml") else "")
     return (f"<!-- snapshot of docs/{rel} | inputs: tests/fixture-catalog/ (the fixture catalogue){dated}, {uses} | "
             f"regenerate: pytest tests/site/test_render_snapshots.py --update-snapshots -->\n")
 
 
 def snapshot_name(rel: str) -> str:
-    name = rel.replace("/", "__")
+    name = rel.replace(TWIN_PREFIX, "twin__").replace("/", "__")
     return name if name.endswith(".md") else name + ".md"
 
 
@@ -113,7 +125,7 @@ def rendered() -> dict[str, str]:
     return render_pages(load_catalog(FIXTURE_CATALOG), history=history())
 
 
-PAGES = sorted(rendered())
+PAGES = sorted(rel for rel in rendered() if not rel.endswith("/sitemap.xml"))  # the same empty sitemap in each
 
 
 @pytest.mark.parametrize("rel", PAGES)

@@ -25,7 +25,8 @@ from urllib.parse import urljoin
 
 from markupsafe import escape
 
-from catalog_docs.catalog.model import Catalog, VersionLabel
+from catalog_docs.catalog.model import Catalog, ListingEntry, VersionLabel
+from catalog_docs.compare.changes import Change
 from catalog_docs.compare.formats import SummaryRow
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import for_terminal
@@ -182,5 +183,94 @@ def atom_feed(catalog: Catalog, entries: Sequence[ChangelogEntry], history: Labe
         sub(item, "updated", _time(max(changed, added.when) if added is not None else changed))
         sub(item, "link", rel="alternate", type="text/html", href=_url(base, entry.compare_href or entry.version_href))
         sub(item, "content", summary_html(entry, base), type="html")
+    ET.indent(feed)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperationEntry:
+    """A version label that changed one operation's values or their listing, as its feed shows it: the label
+    before it (None: the first label, which first lists them), the value records of its comparison at this
+    operation (compare.changes; nothing is compared here), its values under the label, and where its pages are."""
+
+    version: VersionLabel
+    previous: VersionLabel | None
+    changes: Sequence[Change]
+    values: Sequence[tuple[str, str]]
+    """(plan entry, value) of every plan entry the label lists, for the first label's entry."""
+    compare_href: str | None
+    """The comparison page, from the site's root; None for the first label."""
+    version_href: str
+
+
+def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+    element = ET.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
+    element.text = text
+    return element
+
+
+def _change_html(change: Change, href: str | None, previous: str) -> str:
+    """One value record at the operation, in words, linked to its row on the comparison page."""
+    plan = escape(change.after.plan or change.before.plan or "")
+    if change.kind == "value-changed":
+        text = f"{plan}: {escape(change.from_value or '')} → {escape(change.to_value or '')}"
+        if change.before.label != previous:  # a plan entry listed again: compared with its previous label
+            text += f" (its previous label: {escape(change.before.label or '')})"
+    elif change.kind == "value-added":
+        basis = change.basis
+        text = f"{plan}: not listed under the label before; listed with {escape(change.to_value or '')}" + (
+            " (new: no earlier label lists it)" if basis is None
+            else f" (under its previous label, {escape(basis.label or '')}: {escape(basis.value or '')})")
+    else:
+        text = f"{plan}: {escape(change.from_value or '')}, no longer listed"
+    return text if href is None else f'<a href="{escape(href + "#" + change.id)}">{text}</a>'
+
+
+def operation_entry_html(item: OperationEntry, title: str, base: str | None = None) -> str:
+    """An operation feed entry's content: what the label changed for the operation, with links."""
+    label = escape(item.version.label)
+    if item.previous is None:
+        rows = "".join(f"<li>{escape(plan)}: {escape(value)}</li>" for plan, value in item.values)
+        return (f"<p>{label} is the first version label of the catalogue; its values for {escape(title)}:</p>"
+                f'<ul>{rows}</ul><p><a href="{escape(_url(base, item.version_href))}">Its plan entries and '
+                "values</a>.</p>")
+    compare = _url(base, item.compare_href or "")
+    rows = "".join(f"<li>{_change_html(c, compare, item.previous.label)}</li>" for c in item.changes)
+    return (f"<p>Changes to {escape(title)} from {escape(item.previous.label)} to {label}:</p><ul>{rows}</ul>"
+            f'<p><a href="{escape(compare)}">Every change of this comparison</a>.</p>')
+
+
+def operation_feed(catalog: Catalog, entry: ListingEntry, items: Sequence[OperationEntry], history: LabelHistory,
+                   paths: tuple[str, str], base: str | None = None) -> str:
+    """The Atom feed of one operation (`items`: newest first); `paths`: the feed's and the operation page's paths
+    from the site's root. Its ids name the service, the operation (by the key its version files use) and the
+    label: the same in every build, and a new label adds an entry without touching the others."""
+    ET.register_namespace("", ATOM)
+    feed_path, page_href = paths
+    title = f"{entry.method} {entry.title}"
+    feed = ET.Element(f"{{{ATOM}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang": "en"})
+    _sub(feed, "id", _id(catalog, "operation", entry.key))
+    _sub(feed, "title", f"{catalog.service.name}: {title}")
+    _sub(feed, "subtitle", f"The version labels that changed the lock values of {title} or which plan entries "
+                           "list them.")
+    dates = [history.changed_on(i.version.slug) for i in items] or [history.build.when]
+    _sub(feed, "updated", _time(max(dates)))
+    author = _sub(feed, "author")
+    _sub(author, "name", f"The {catalog.service.name} catalogue")
+    _sub(feed, "generator", "catalog-docs")
+    _sub(feed, "link", rel="self", type="application/atom+xml", href=_url(base, feed_path))
+    _sub(feed, "link", rel="alternate", type="text/html", href=_url(base, page_href))
+    for item in items:
+        node = _sub(feed, "entry")
+        _sub(node, "id", _id(catalog, "operation", entry.key, "version label", item.version.label))
+        _sub(node, "title", f"{title} under version label {item.version.label}")
+        added = history.added.get(item.version.slug)
+        if added is not None:
+            _sub(node, "published", _time(added.when))
+        changed = history.changed_on(item.version.slug)
+        _sub(node, "updated", _time(max(changed, added.when) if added is not None else changed))
+        _sub(node, "link", rel="alternate", type="text/html",
+             href=_url(base, item.compare_href or item.version_href))
+        _sub(node, "content", operation_entry_html(item, title, base), type="html")
     ET.indent(feed)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"

@@ -212,3 +212,11 @@ def write_parts(spill: Path, rel: str, parts: Callable[[], Iterable[str]]) -> st
     when whole); returns "" (what the render's result holds in its place until it is left out)."""
     write_file(spill, rel, parts(), "write the downloads")
     return ""
+
+
+def publish_into_site(site: Path, files: Mapping[str, str]) -> None:
+    """Add `files` ({site path: text}: the pages' Markdown twins) to a site an engine without plugins has just built
+    (Zensical builds every `.md` of its folder as a page, so they cannot go through the build folder), each through
+    writing.write_file: never through a link, written beside its place and renamed over it."""
+    for rel, text in sorted(files.items()):
+        write_file(site, rel, text.encode("utf-8"), "publish the Markdown twins")

@@ -3,6 +3,7 @@ writes a file."""
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -16,9 +17,11 @@ from markupsafe import Markup
 from catalog_docs.catalog.model import Catalog, ListingEntry, PlanEntry, VersionLabel
 from catalog_docs.compare.changes import listings
 from catalog_docs.errors import CatalogDocsError
+from catalog_docs.site.feed import site_address
 from catalog_docs.site.keys import Digests, digest
 from catalog_docs.site.tables import Href
 from catalog_docs.site.templating import environment
+from catalog_docs.site.twins import Twins, twin_key
 
 PAGE_ROWS = 250
 """Tables with more listing entries than this are split over several pages, so no page grows without bound."""
@@ -69,8 +72,11 @@ def _joined(parts: Callable[[], Iterable[str]]) -> str:
 class Pages:
     """Collects rendered pages; every page knows its depth so links can be written relative."""
 
-    def __init__(self, catalog: Catalog, directory_urls: bool = True, *, keyed: bool = False) -> None:
+    def __init__(self, catalog: Catalog, directory_urls: bool = True, *, keyed: bool = False,
+                 feeds: bool = False) -> None:
         self.catalog = catalog
+        self.twins = Twins(site_address(os.environ.get("SITE_URL")), directory_urls, feeds=feeds)
+        """Every page's Markdown twin (site/twins.py), planned beside it; `feeds`: operation pages link theirs."""
         self.directory_urls = directory_urls
         self.digests = Digests(catalog, directory_urls) if keyed else None
         self.env = environment()
@@ -106,8 +112,14 @@ class Pages:
             tpl = self._templates[template] = self.env.get_template(template)
         base = {"root": Markup("../" * path.count("/")), "href": Href(path, self.directory_urls),
                 "catalog": self.catalog, "register": self.register}
-        self.jobs.append(Job(path=path, kind=template, produce=lambda: tpl.render(**base, **make_context()),
-                              key=self._key(path, template, page_values)))
+        twins = self.twins
+        self.jobs.append(Job(path=path, kind=template, key=self._key(path, template, page_values),
+                             produce=twins.with_links(path, template, lambda: tpl.render(**base, **make_context()))))
+        twin = twin_key(path, self.directory_urls)
+        self._claim(twin)
+        twin_kind = f"twins/{template}\0{twins.base}"  # the twin's links depend on the site's address
+        self.jobs.append(Job(path=twin, kind="twin", key=self._key(twin, twin_kind, page_values),
+                             produce=twins.produce(path, template, lambda: {**base, **make_context()})))
 
     def add_file(self, path: str, produce: Callable[[], str], *, keyed: bool = True, kind: str = "download",
                  page_values: Callable[[], bytes] | None = None) -> None:

@@ -13,6 +13,7 @@ from catalog_docs.catalog.model import LOCK_VALUES, Catalog, ListingEntry, Versi
 from catalog_docs.compare.changes import Comparison, consecutive_pairs
 from catalog_docs.downloads.export import lock_matrix_parts
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
+from catalog_docs.site import readers
 from catalog_docs.site.changelog import plan_changelog
 from catalog_docs.site.compare_pages import (
     compare_chunks,
@@ -49,10 +50,10 @@ def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo 
     With `memo`, every job carries its key (see PageMemo) and comparisons come from the memo when unchanged.
     `history`: when each label was added (site.history), which the changelog and its feed are made from too;
     without it (a render of a catalogue alone, as the benchmark and tests do) they are not made."""
-    pages = Pages(catalog, directory_urls, keyed=memo is not None)
+    pages = Pages(catalog, directory_urls, keyed=memo is not None, feeds=history is not None)
     pairs = consecutive_pairs(catalog)
     column_values = list(zip(*(c.plan.values for c in pages.columns), strict=True)) or [() for _ in catalog.entries]
-    planning = _Planning(pages=pages, memo=memo, history=history, pairs=pairs,
+    planning = Planning(pages=pages, memo=memo, history=history, pairs=pairs,
                          comparisons=consecutive_comparisons(pages, pairs, memo), column_values=column_values)
     for step in _STEPS:
         step(planning)
@@ -60,7 +61,7 @@ def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo 
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class _Planning:
+class Planning:
     """What the steps of plan_pages share: the pages planned so far, the consecutive comparisons and every
     listing entry's values in column order (a (label, plan entry) column each)."""
 
@@ -99,7 +100,7 @@ def _same(value: bytes, *_rows: int) -> bytes:
     return value
 
 
-def _home(plan: _Planning) -> None:
+def _home(plan: Planning) -> None:
     """The home page and the legend: both show no lock value, so a keyed render keys them on the skeleton alone
     (an edited value leaves them as they were)."""
     skeleton = _fixed_values(None if plan.pages.digests is None else b"")
@@ -108,7 +109,7 @@ def _home(plan: _Planning) -> None:
     plan.pages.add("legend.md", "legend.md.j2", page_values=skeleton)
 
 
-def _operations(plan: _Planning) -> None:
+def _operations(plan: Planning) -> None:
     """The operations table, then a page per listing entry: its own values under every label (changed-from
     marks compare them with each other)."""
     pages = plan.pages
@@ -119,7 +120,7 @@ def _operations(plan: _Planning) -> None:
                        page_values=partial(plan.row_values, i, i + 1))
 
 
-def _versions(plan: _Planning) -> None:
+def _versions(plan: Planning) -> None:
     """The labels' index, then a page per label, keyed on its label's values (`differs` counts them all)."""
     pages, catalog, digests = plan.pages, plan.catalog, plan.pages.digests
     pages.add("versions/index.md", "versions.md.j2", pairs=plan.pairs)
@@ -132,7 +133,7 @@ def _versions(plan: _Planning) -> None:
                rows_per_page(len(v.plans)), version=v, differs=differs, page_values=_fixed_values(label_values))
 
 
-def _plans(plan: _Planning) -> None:
+def _plans(plan: Planning) -> None:
     """The plan entries' index, then a table per plan entry, keyed on that plan entry's values under every label
     for the page's rows (its rows and marks read no other column; which labels list it is in the skeleton)."""
     pages, catalog = plan.pages, plan.catalog
@@ -153,7 +154,7 @@ def _column_rows(column: list[tuple[str, ...]], start: int, stop: int) -> bytes:
     return rows_digest(column[start:stop])
 
 
-def _compare(plan: _Planning) -> None:
+def _compare(plan: Planning) -> None:
     """The comparisons' index (with the any-pair form's choices), then a page per consecutive pair, keyed on the
     values of every label up to its later one (see consecutive_comparisons)."""
     pages, catalog, comparisons, digests = plan.pages, plan.catalog, plan.comparisons, plan.pages.digests
@@ -175,18 +176,18 @@ def _compare(plan: _Planning) -> None:
 
 
 
-def _changelog_step(plan: _Planning) -> None:
+def _changelog_step(plan: Planning) -> None:
     if plan.history is not None:  # the changelog is made from the history too: without it, there is none
         plan_changelog(plan.pages, plan.comparisons, plan.history)
 
 
-def _matrix(plan: _Planning) -> None:
+def _matrix(plan: Planning) -> None:
     pages = plan.pages
     paged(pages, "matrix/index.md", "matrix.md.j2", plan.by_column, rows_per_page(len(pages.columns)),
            columns=pages.columns, page_values=plan.row_values)
 
 
-def _reference(plan: _Planning) -> None:
+def _reference(plan: Planning) -> None:
     """The not-shown register and the sources page."""
     catalog = plan.catalog
     plan.pages.add("not-shown/index.md", "not_shown.md.j2", pairs=plan.pairs)
@@ -195,7 +196,7 @@ def _reference(plan: _Planning) -> None:
         "max_values": PAGE_CELLS, "lock_values": LOCK_VALUES, "marker_citation": MARKER_CITATION})
 
 
-def _downloads(plan: _Planning) -> None:
+def _downloads(plan: Planning) -> None:
     """The downloads, and their contracts as kept (produced on every render: they are files of the package)."""
     pages, catalog, memo, digests = plan.pages, plan.catalog, plan.memo, plan.pages.digests
     pages.add_download("downloads/catalog.json", partial(catalog_json_parts, catalog, memo, digests))
@@ -205,8 +206,9 @@ def _downloads(plan: _Planning) -> None:
         pages.add_file(f"downloads/{schema.name}", partial(schema.read_text, encoding="utf-8"), keyed=False)
 
 
-_STEPS: tuple[Callable[[_Planning], None], ...] = (
-    _home, _operations, _versions, _plans, _compare, _changelog_step, _matrix, _reference, _downloads,
+_STEPS: tuple[Callable[[Planning], None], ...] = (
+    _home, _operations, _versions, _plans, _compare, _changelog_step, _matrix, _reference, readers.operation_feeds,
+    readers.llms, readers.sitemaps, _downloads,
 )
 """The steps of plan_pages, in the order their pages are planned (the order of the render's files)."""
 

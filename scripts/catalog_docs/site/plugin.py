@@ -38,6 +38,7 @@ from catalog_docs.site.feed import site_address
 from catalog_docs.site.fences import lift_blocks, restore_blocks
 from catalog_docs.site.handwritten import hand_written, refuse_collisions, site_own_files
 from catalog_docs.site.pages import reused_drafts, site_files, site_files_apart
+from catalog_docs.site.twins import TWIN_PREFIX, missing_twins, split_twins
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -99,6 +100,24 @@ class GeneratedFile(File):
         """Let a page's text go once mkdocs has read it (into page.markdown, a copy without its front matter):
         a build holds every page's Markdown once, as a build of files on disk does, not twice."""
         self.content_bytes = b""
+
+
+def twin_file(config: MkDocsConfig, path: str, text: str) -> File:
+    """A page's Markdown twin as a file mkdocs copies, not a page it builds: `File.generated` makes it under a name
+    that is not Markdown (`is_documentation_page()` reads the name's ending), and its documented `dest_uri` puts it
+    at the twin's address (`operations/x/index.md`)."""
+    file = File.generated(config, TWIN_PREFIX + path + ".txt", content=text)
+    file.dest_uri = path
+    return file
+
+
+def _twin_files(config: MkDocsConfig, texts: dict[str, str], twins: dict[str, str]) -> dict[str, File]:
+    """The twins as files by their address; a build (not a server) fails when a generated page has none."""
+    missing = missing_twins([rel for rel in texts if rel.endswith(".md")], twins, config.use_directory_urls)
+    if missing and not preview.serving():
+        raise PluginError("catalog-docs: these pages have no Markdown twin (site/twins.py); nothing was built: "
+                          + ", ".join(for_terminal(rel) for rel in missing))
+    return {path: twin_file(config, path, text) for path, text in twins.items()}
 
 
 _writes: list[tuple[threading.Thread, str, list[OSError]]] = []
@@ -225,15 +244,17 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         try:
             custom = config.theme.custom_dir
             own = site_own_files(map(Path, config.theme.dirs), Path(custom) if custom else None)
-            refuse_collisions([*self._texts, *self._spilled()], self._hand, config.use_directory_urls, own=own)
+            refuse_collisions([*split_twins(self._texts)[0], *self._spilled()], self._hand, config.use_directory_urls,
+                              own=own)
         except CatalogDocsError as exc:
             raise PluginError(str(exc)) from None
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """Every generated file joins the site; a hand-written one at the same URL is refused, naming both
         (already in on_pre_build, before the site folder is emptied; here again for a docs/ changed since)."""
-        texts = self._texts
+        texts, twins = split_twins(self._texts)
         made: dict[str, File] = {file.dest_uri: file for file in self._generated(config, texts)}
+        made.update(_twin_files(config, texts, twins))
         for rel, path in self._spilled().items():
             spilled = File.generated(config, rel, abs_src_path=str(path))
             made[spilled.dest_uri] = spilled
@@ -254,7 +275,7 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
         for file in made.values():
             files.append(file)
         # Only a server compares the next build's texts with these; a build keeps them only in its files.
-        self._last = texts if preview.serving() else {}
+        self._last = self._texts if preview.serving() else {}
         self._encoded = {}  # those this build did not take are of a render it did not use
         if preview.serving():  # and takes the files of unchanged pages again, with their pages
             self._kept = {f.src_uri: f for f in made.values() if isinstance(f, GeneratedFile)}

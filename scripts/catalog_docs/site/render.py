@@ -22,7 +22,9 @@ from catalog_docs.catalog.model import Catalog
 from catalog_docs.site.folders import write_parts
 from catalog_docs.site.history import LabelHistory
 from catalog_docs.site.keys import PageMemo
+from catalog_docs.site.llms import full_parts
 from catalog_docs.site.planning import plan_pages
+from catalog_docs.site.twins import LLMS_FULL, TWIN_PREFIX
 from catalog_docs.site.workers import render_jobs, render_workers
 
 __all__ = ["PageMemo", "iter_pages", "plan_pages", "render_jobs", "render_pages", "render_workers"]
@@ -43,12 +45,23 @@ def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls
     (`spill/<path>`), left out of the result: no one holds their text whole (the largest files of a large catalogue)."""
     planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo, history=history)
     jobs = planned.jobs
+    links = planned.twins.links
     if spill is None or memo is not None:
-        return render_jobs(jobs, workers=workers, memo=memo)
+        texts = render_jobs(jobs, workers=workers, memo=memo)
+        texts[LLMS_FULL] = "".join(full_parts(_twins_in_order(texts), links))
+        return texts
     spilled = {job.path for job in jobs if job.parts is not None}
     jobs = [dataclasses.replace(job, produce=partial(write_parts, spill, job.path, job.parts))
             if job.parts is not None else job for job in jobs]
-    return {path: text for path, text in render_jobs(jobs, workers=workers).items() if path not in spilled}
+    texts = {path: text for path, text in render_jobs(jobs, workers=workers).items() if path not in spilled}
+    # llms-full.txt is written as its twins come, never held whole (site/llms.py).
+    write_parts(spill, LLMS_FULL, partial(full_parts, _twins_in_order(texts), links))
+    return texts
+
+
+def _twins_in_order(texts: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """The twins among the render's files, in its order (each page's twin follows it), by site path."""
+    return ((key[len(TWIN_PREFIX):], text) for key, text in texts.items() if key.startswith(TWIN_PREFIX))
 
 
 def iter_pages(files: dict[str, str]) -> Iterator[str]:

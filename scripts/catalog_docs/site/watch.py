@@ -30,10 +30,11 @@ from catalog_docs.errors import CatalogDocsError, CatalogInvalid
 from catalog_docs.escape import for_terminal
 from catalog_docs.layout import ENGINE_DOCS_ENV, SITE_DIR, SITE_URL_ENV, TEMPLATES
 from catalog_docs.site.feed import site_address
-from catalog_docs.site.folders import EngineFolder, read_hand_written
+from catalog_docs.site.folders import EngineFolder, publish_into_site, read_hand_written
 from catalog_docs.site.handwritten import hand_written, refuse_collisions, site_own_files
 from catalog_docs.site.pages import directory_urls_of, site_files
 from catalog_docs.site.preview import BANNER_ID, NOTHING_YET, banner_html
+from catalog_docs.site.twins import missing_twins, split_twins
 from catalog_docs.writing import prepare_engine_folder, prepare_site_dir
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
@@ -101,7 +102,12 @@ def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: boo
         refuse_drafts(catalog_dir)
     directory_urls = directory_urls_of(catalog_dir.parent)
     own = site_own_files(*engine_theme_dirs(catalog_dir.parent))
-    files = engine_files(site_files(catalog_dir, directory_urls=directory_urls), docs, directory_urls, own)
+    texts, twins = split_twins(site_files(catalog_dir, directory_urls=directory_urls))
+    missing = missing_twins([rel for rel in texts if rel.endswith(".md")], twins, directory_urls)
+    if missing:
+        raise CatalogDocsError("these pages have no Markdown twin (site/twins.py); nothing was built: "
+                               + ", ".join(for_terminal(rel) for rel in missing))
+    files = engine_files(texts, docs, directory_urls, own)
     if command:  # the engine empties and writes the site folder: checked first, as the plugin does for mkdocs
         prepare_site_dir(catalog_dir.parent / SITE_DIR, catalog_dir.parent)
         prepare_engine_folder(catalog_dir.parent, ".cache", "let the engine write its cache (.cache)")
@@ -111,6 +117,8 @@ def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: boo
         if not command:
             return 0
         done = subprocess.run(list(command), env=_engine_env(folder), check=False)
+        if done.returncode == 0:  # the twins are files of the built site, not pages of the engine's folder
+            publish_into_site(catalog_dir.parent / SITE_DIR, twins)
         return done.returncode if done.returncode >= 0 else 128 - done.returncode
     finally:
         folder.remove()
@@ -134,7 +142,7 @@ class _Preview:
             lines = [str(p) for p in exc.problems]
         except CatalogDocsError as exc:
             lines = [str(exc)]
-        pages = self.good if self.good is not None else NOTHING_YET
+        pages = split_twins(self.good)[0] if self.good is not None else NOTHING_YET
         if lines:
             shown = "\n".join(f"ERROR   -  {line}" for line in lines)
             self.say(f"ERROR   -  catalog-docs: the catalogue has errors; serving the last good pages, with these "
