@@ -28,6 +28,7 @@ import pytest
 import fixture_facts as ff
 from catalog_docs.site.handwritten import dest_of, site_own_files
 from catalog_docs.site.pages import site_files
+from catalog_docs.site.twins import split_twins
 from catalog_docs.site.watch import engine_theme_dirs
 from htmltree import content, parse_file
 from sitebuild import BIN, ROOT, copy_env, copy_project
@@ -128,7 +129,8 @@ def _own_files(engine: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def generated_paths() -> set[str]:
-    return {dest_of(rel, True) for rel in site_files(ff.FIXTURE_CATALOG)}
+    texts, twins = split_twins(site_files(ff.FIXTURE_CATALOG))  # a twin's key holds its site path (site/twins.py)
+    return {dest_of(rel, True) for rel in texts} | set(twins)
 
 
 @pytest.mark.parametrize("builder", ["mkdocs", "other"])
