@@ -416,3 +416,31 @@ def test_a_section_retitled_is_reported_with_both_titles(tmp_path: Path) -> None
     catalog = _edited(tmp_path, [("service.yaml", "{number: 4, title: Endpoints}", "{number: 4, title: Operations}")])
     assert new_differences(tmp_path, catalog, document_differences) == [
         "the catalogue titles §4 'Operations', the source titles it 'Endpoints'"]
+
+
+def test_every_operation_twin_states_the_values_of_the_source(catalog: Catalog) -> None:
+    """Each operation's Markdown twin (site/twins.py) gives, under each label, the value the source gives for each
+    plan entry that label lists, and *not listed* for the one it does not; entry 23's path is *not shown*."""
+    from catalog_docs.site.render import render_pages
+    from catalog_docs.site.twins import TWIN_PREFIX
+
+    files = render_pages(catalog, workers=1)
+    plans = sorted({plan for listed in PLANS_BY_LABEL.values() for plan in listed})
+    differences = []
+    for entry in catalog.entries:
+        twin = files[f"{TWIN_PREFIX}operations/{entry.slug}/index.md"]
+        rows = {cells[0]: cells[1:] for line in twin.splitlines() if line.startswith("| [")
+                for cells in [[re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", c).strip()
+                               for c in line.strip().strip("|").split(" | ")]]}
+        header = next(line for line in twin.splitlines() if line.startswith("| Version label |"))
+        columns = [c.strip() for c in header.strip().strip("|").split(" | ")][1:]
+        name = _name(entry.position, entry.path)
+        for label, listed in PLANS_BY_LABEL.items():
+            for plan in plans:
+                cell = rows.get(label, [None] * len(columns))[columns.index(plan)] if plan in columns else None
+                want = VALUES[(label, plan)][entry.position - 1] if plan in listed else "*not listed*"
+                if cell is None or cell.split(" (changed")[0] != want:
+                    differences.append(f"the twin of {name} gives {cell!r} under {label} / {plan}; the source: {want}")
+        if entry.path is None and "| Path | *not shown* (" not in twin:
+            differences.append(f"the twin of {name} does not say its path is not shown")
+    _check(differences)
