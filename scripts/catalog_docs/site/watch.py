@@ -94,6 +94,13 @@ def _engine_env(folder: EngineFolder) -> dict[str, str]:
     return {**os.environ, ENGINE_DOCS_ENV: folder.rel}
 
 
+def _prepare_engine_outputs(project: Path) -> None:
+    """The folders the engine writes of its own accord (the site folder, which it empties, and its .cache), checked
+    and cleared of links first, as the plugin does for mkdocs (writing.prepare_site_dir)."""
+    prepare_site_dir(project / SITE_DIR, project)
+    prepare_engine_folder(project, ".cache", "let the engine write its cache (.cache)")
+
+
 def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: bool = False) -> int:
     """Render, lay out a build folder, run `command` (an engine's build) on it, remove the folder; returns the
     command's exit code. A broken catalogue or docs/, or a bad SITE_URL, raises before anything runs."""
@@ -108,9 +115,8 @@ def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: boo
         raise CatalogDocsError("these pages have no Markdown twin (site/twins.py); nothing was built: "
                                + ", ".join(for_terminal(rel) for rel in missing))
     files = engine_files(texts, docs, directory_urls, own)
-    if command:  # the engine empties and writes the site folder: checked first, as the plugin does for mkdocs
-        prepare_site_dir(catalog_dir.parent / SITE_DIR, catalog_dir.parent)
-        prepare_engine_folder(catalog_dir.parent, ".cache", "let the engine write its cache (.cache)")
+    if command:
+        _prepare_engine_outputs(catalog_dir.parent)
     folder = EngineFolder(catalog_dir.parent)
     try:
         folder.update(files)
@@ -169,6 +175,8 @@ def watch(catalog_dir: Path, docs: Path, command: Sequence[str] = (), *, stop: t
     it and render again on every change under the catalogue folder, the templates or docs/ until it exits or
     `stop` is set. Removes the folder; returns the command's exit code."""
     site_address(os.environ.get(SITE_URL_ENV))  # the engine reads it from mkdocs.yml: refused before it runs
+    if command:
+        _prepare_engine_outputs(catalog_dir.parent)
     stop = stop or threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():  # `kill` stops the server too, as Ctrl-C does
