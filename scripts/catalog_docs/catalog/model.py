@@ -6,7 +6,7 @@ label and one lock value per listing entry per plan entry.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
@@ -65,6 +65,9 @@ class ListingEntry:
     """The area the operation's name suggests: always an inference, never a fact of the source."""
     source: str
     not_shown: tuple[str, ...] = ()
+    line: int = field(default=0, compare=False)
+    """Where the entry starts in listing.yaml (0: not known, as for a catalogue made by applying a diff); not a
+    fact of the source, so two entries that differ only by it are equal."""
 
     @property
     def title(self) -> str:

@@ -276,9 +276,10 @@ def _model(c: Catalogue) -> Catalog:
     svc = c.svc
     areas = {a["id"]: Area(id=a["id"], name=a["name"], source=a["source"]) for a in svc["areas"]}
     entries: list[ListingEntry] = []
-    for e in c.entries:
+    nodes = c.listing.root.value["entries"].value
+    for e, node in zip(c.entries, nodes, strict=True):
         vm = e["version_marker"]
-        entries.append(ListingEntry(
+        entries.append(ListingEntry(line=node.line,
             position=e["position"], method=e["method"], path=e["path"],
             slug=entry_slug(e["position"], e["path"]), key=entry_key(e["position"], e["path"]),
             version_marker=VersionMarker(at=vm["at"], token=vm.get("token")),

@@ -23,6 +23,7 @@ from catalog_docs.site.history import label_history
 
 if TYPE_CHECKING:
     from catalog_docs.catalog.drafts import Draft
+    from catalog_docs.catalog.model import Catalog
 
 
 def code_digest() -> bytes:
@@ -109,13 +110,30 @@ def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: 
     history = label_history(catalog_dir)
     _warn(history.warnings)
     if not reuse:
-        return render_pages(load_catalog(catalog_dir), directory_urls=directory_urls, history=history, spill=spill)
+        catalog = load_catalog(catalog_dir)
+        texts = render_pages(catalog, directory_urls=directory_urls, history=history, spill=spill)
+        return texts | catalogue_sources(catalog_dir, catalog)
     kept = _reuse.for_code(code_digest())
     # A load or render that fails leaves both as they were: each keeps only results keyed on their inputs.
     catalog = load_catalog(catalog_dir, cache=kept.load)
     texts = render_pages(catalog, directory_urls=directory_urls, memo=kept.pages, history=history)
     kept.drafts = tuple(sorted((f"{v.slug}.yaml", v.label) for v in catalog.versions if v.draft))
-    return texts
+    return texts | catalogue_sources(catalog_dir, catalog)
+
+
+SOURCES_DIR = "downloads/catalog"
+"""Where the site publishes the catalogue's own YAML files, beside the downloads: every generated page links the
+file (and line) its facts come from there (templates' `source_note`)."""
+
+
+def catalogue_sources(catalog_dir: Path, catalog: Catalog) -> dict[str, str]:
+    """The catalogue's files as the site publishes them (`downloads/catalog/listing.yaml`, ...): the files the
+    catalogue was just loaded from, which the loader checked (regular, inside the folder, UTF-8, within its
+    size limit)."""
+    from catalog_docs.catalog.files import FIXED_FILES, VERSIONS_DIR
+
+    names = [*FIXED_FILES, *(f"{VERSIONS_DIR}/{v.slug}.yaml" for v in catalog.versions)]
+    return {f"{SOURCES_DIR}/{name}": (catalog_dir / name).read_text(encoding="utf-8") for name in names}
 
 
 def reused_drafts(catalog_dir: Path) -> list[Draft]:

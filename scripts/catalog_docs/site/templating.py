@@ -3,6 +3,7 @@ filters). Nothing here writes a file."""
 
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 from typing import Any
@@ -12,7 +13,9 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from catalog_docs.catalog.model import Catalog, ListingEntry, NotShown
+from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import do_url, finalize, front_matter, md_escape
+from catalog_docs.layout import address_problem
 from catalog_docs.site.fences import html_block
 from catalog_docs.site.provenance import citation_parts, section_anchor
 from catalog_docs.site.tables import FILTERS as TABLE_FILTERS
@@ -87,6 +90,35 @@ def do_summary_text(rows: Any) -> str:
 
 
 
+def do_file_url(path: str) -> Markup:
+    """A catalogue file's path (`versions/UPI_N-1.1.0.yaml`) as a URL path: each segment percent-encoded, the
+    slashes kept."""
+    return Markup(quote(str(path), safe="/"))
+
+
+REPO_URL_ENV = "REPO_URL"
+"""The repository's address, as the build is given it (mkdocs.yml reads it for `repo_url` too): with it, every
+generated page links its catalogue file in the repository and its edit page; without it, none is invented."""
+
+
+def do_version_files(versions: Any) -> list[str]:
+    """The catalogue files of some version labels (`versions/UPI_N-1.1.0.yaml`), in order."""
+    return [f"versions/{v.slug}.yaml" for v in versions]
+
+
+def do_repository() -> Markup | None:
+    """The repository's address from REPO_URL, without a trailing '/'; None when unset. Anything but a plain
+    http(s) address is refused in one line (it lands in every page's links)."""
+    url = os.environ.get(REPO_URL_ENV)
+    if not url:
+        return None
+    problem = address_problem(url)
+    if problem is not None:
+        raise CatalogDocsError(f"${REPO_URL_ENV}: expected a plain http(s) address such as "
+                               f"https://github.com/owner/repo, found {url[:80]!r}: {problem}")
+    return Markup(quote(url.rstrip("/"), safe=":/%@~+,;=!$&*"))
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     """The one Jinja environment: templates compile once per process (a `mkdocs serve` reload or a
@@ -114,4 +146,7 @@ def environment() -> Environment:
     env.filters["html_block"] = html_block
     env.filters.update(TABLE_FILTERS)
     env.globals.update(MARKS)
+    env.globals["repository"] = do_repository
+    env.filters["file_url"] = do_file_url
+    env.filters["version_files"] = do_version_files
     return env
