@@ -17,7 +17,7 @@ LOCK_TOOL := .cache/lock-tool
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help install check serve site test test-fast lint bench bench-scale lighthouse tools lock upgrade clean
+.PHONY: help install check serve site test test-fast test-latest lint bench bench-scale lighthouse tools lock upgrade clean
 
 help: ## List the targets and their settings
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-11s %s\n", $$1, $$2}'
@@ -121,6 +121,21 @@ test: tools ## Run every test on both cores (loader, render, site, browser, acce
 
 test-fast: $(TEST_STAMP) ## The fast lane: every test but the browser, engine-build and serve ones (< 60 s)
 	$(PYTEST) -m "$(FAST)"
+
+# The site tests on the newest releases of the packages whose workings the site rests on (ARCHITECTURE.md, "Other
+# packages"), in an environment of their own (.venv-latest): the locked test set, then those five upgraded to their
+# newest versions. tests/site/test_upstream.py names what to revisit when one of them changed. Not part of make test.
+LATEST_VENV := .venv-latest
+LATEST_PACKAGES := mkdocs mkdocs-material properdocs markdown pymdown-extensions
+
+test-latest: tools ## The site tests on the newest mkdocs, Material, ProperDocs, Markdown and pymdown-extensions (.venv-latest)
+	rm -rf $(LATEST_VENV)
+	$(PYTHON) -m venv $(LATEST_VENV)
+	$(LATEST_VENV)/bin/python -m pip install --quiet --require-hashes -r requirements/test.txt
+	$(LATEST_VENV)/bin/python -m pip install --quiet --upgrade $(LATEST_PACKAGES)
+	$(LATEST_VENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(LATEST_VENV)/bin/python -m pip list 2>/dev/null | grep -iE '^(mkdocs|mkdocs-material|properdocs|markdown|pymdown-extensions) '
+	PYTHONDONTWRITEBYTECODE= $(LATEST_VENV)/bin/python -m pytest -n $(TEST_WORKERS) tests/site
 
 # axe-core for the accessibility tests, from package-lock.json; npm runs only when the lock file changes.
 AXE_STAMP := node_modules/.installed

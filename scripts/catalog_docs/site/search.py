@@ -13,7 +13,15 @@ should read (`catalog_search:`, set by its template):
 The search plugin gets that view of the page (in `on_page_content`, after every other plugin) and the page gets
 its whole HTML back right after the search plugin has read it (in `on_page_context`, after every other plugin),
 so the built pages are what they were. A page without the key is left alone: hand-written pages are indexed as
-the theme indexes them. Zensical runs no plugins and indexes the whole page with its own search.
+the theme indexes them. Zensical runs no plugins and indexes the whole page with its own search, which skips
+what the templates mark with Material's documented `data-search-exclude` (the tables).
+
+Two things here rest on how Material's search plugin works rather than on what it documents (ARCHITECTURE.md,
+"Other packages"; `tests/site/test_upstream.py` fails, naming them, when an upgrade changes either): that it
+reads a page in its `on_page_context` (the view above), and how it merges a `serve --dirty` rebuild's entries
+into the last index (`merge_dirty_index`, the one function here that touches its attributes). Material also
+removes `data-search-*="..."` attributes from the pages it indexes; the templates write only the bare
+`data-search-exclude`, which it leaves, so the page given back is the page the theme writes.
 
 It is a plugin of its own, apart from `catalog-docs`, so that a build of pages already rendered (`catalog-docs
 render --out`, the benchmark's bare build) gets the same search as the site.
@@ -21,6 +29,7 @@ render --out`, the benchmark's bare build) gets the same search as the site.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -41,17 +50,7 @@ _TABLE = re.compile(r"<table\b.*?</table>", re.DOTALL)
 """A data table as the templates write it (tables never nest in them): what without_tables removes."""
 _WORD = re.compile(r"\w")
 _SECOND_SECTION = re.compile(r"<h2\b")
-_SEARCH_ATTRIBUTE = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")
-"""What Material's search plugin removes from every page it indexes (its `on_page_context`), done again on the
-page given back, so the built page is the one the theme would have written."""
-_ANY_SEARCH_ATTRIBUTE = re.compile(r"data-search-\w+=\"[^\"]+\"")
-"""The same without its optional leading space: a pattern that starts with literal text, which the regex engine
-finds by that text (the one above tries a match at every character: 0.5 s per build at 1,000 operations)."""
-
-
-def _as_the_theme_writes(html: str) -> str:
-    """`html` less the attributes Material's search removes (almost always none: the sub is skipped)."""
-    return _SEARCH_ATTRIBUTE.sub("", html) if _ANY_SEARCH_ATTRIBUTE.search(html) else html
+log = logging.getLogger("mkdocs.plugins.catalog_search")
 
 
 def without_tables(html: str) -> str:
@@ -116,7 +115,7 @@ class CatalogSearchPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]
     def on_page_context(self, context: Any, *, page: Page, **_kwargs: Any) -> Any:
         whole = self._whole.pop(page.file.src_uri, None)
         if whole is not None:
-            page.content = _as_the_theme_writes(whole)
+            page.content = whole
         self._built.add(page.url)
         return context
 
@@ -130,11 +129,27 @@ class CatalogSearchPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]
         every page this rebuild built are dropped, the others kept, and the theme's plugin writes that index."""
         search = next((config.plugins[name] for name in ("material/search", "search") if name in config.plugins),
                       None)
-        prev = getattr(search, "search_index_prev", None)
-        current = getattr(search, "search_index", None)
-        if prev is None or current is None or not hasattr(prev, "entries") or not hasattr(current, "entries"):
-            return
-        built = self._built
-        current.entries = [e for e in prev.entries if str(e.get("location", "")).split("#", 1)[0] not in built] \
-            + current.entries
-        search.search_index_prev = None  # type: ignore[union-attr]  # its own merge would drop entries again
+        material = search is not None and type(search).__module__.startswith("material.")
+        if material and not merge_dirty_index(search, self._built):
+            log.warning("catalog-search: the theme's search plugin no longer keeps its last index as this plugin "
+                        "expects (search_index_prev, search_index.entries); under `serve --dirty` the preview's "
+                        "search may miss pages (see tests/site/test_upstream.py)")
+
+
+def merge_dirty_index(search: Any, built: set[str]) -> bool:
+    """The one place that reaches into Material's search plugin (no documented interface merges a rebuild's
+    entries): the last index's entries of every page not in `built`, then this build's, as the index to write,
+    and no last index for the plugin's own merge. False when the plugin holds no such index (a first build, a
+    plugin without one, or an upgrade that changed it: then the caller warns unless it is a first build)."""
+    if not hasattr(search, "search_index_prev"):
+        return False
+    prev: Any = search.search_index_prev
+    current: Any = getattr(search, "search_index", None)
+    if prev is None:  # a first build, or not --dirty: nothing to merge
+        return True
+    before, now = getattr(prev, "entries", None), getattr(current, "entries", None)
+    if not isinstance(before, list) or not isinstance(now, list):
+        return False
+    current.entries = [e for e in before if str(e.get("location", "")).split("#", 1)[0] not in built] + now
+    search.search_index_prev = None  # its own merge would drop entries again
+    return True
