@@ -12,7 +12,7 @@ import pytest
 import fixture_facts as ff
 from catalog_docs.catalog.drafts import find_drafts
 from catalog_docs.catalog.validate import load_catalog
-from catalog_docs.site import preview
+from catalog_docs.site.preview import PreviewSession
 from sitebuild import BIN, build, copy_env, copy_project
 
 NEW = "FAKE 9.9.9-example"
@@ -65,14 +65,13 @@ def test_every_strict_build_refuses_a_draft_in_one_line(tmp_path: Path) -> None:
 
 def test_the_preview_marks_drafts_on_every_page_escaped() -> None:
     page = '<!doctype html><html><body><p>page</p></body></html>'
+    session = PreviewSession(dirty=False)
     try:
-        preview.start(command="serve", dirty=False)
-        preview.record_drafts(["<b>FAKE 9</b> (versions/FAKE-9.yaml)"])
-        shown = preview.with_banner(page)
+        session.drafts = ("<b>FAKE 9</b> (versions/FAKE-9.yaml)",)
+        shown = session.with_banner(page)
         assert 'id="catalog-docs-drafts"' in shown and "Draft:" in shown
         assert "&lt;b&gt;FAKE 9&lt;/b&gt;" in shown and "<b>FAKE" not in shown
-        preview.record_drafts([])
-        assert preview.with_banner(page) == page
+        session.drafts = ()
+        assert session.with_banner(page) == page
     finally:
-        preview.start(command="build", dirty=False)
-        preview.record_drafts([])
+        session.close()

@@ -26,7 +26,7 @@ from catalog_docs.catalog.schema_fast import ecma_regex
 from catalog_docs.catalog.validate import MAX_NAME_BYTES, file_name_problem, load_catalog
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid, Problem
 from catalog_docs.escape import for_terminal
-from catalog_docs.site.pages import site_files
+from catalog_docs.site.pages import Reuse, site_files
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixture-catalog"
 
@@ -242,7 +242,8 @@ def test_a_fifo_does_not_hang_check_or_the_render(catalog: Path) -> None:
 
 @pytest.mark.parametrize("broken", ["dangling link", "fifo", "extra yml", "folder"])
 def test_a_broken_entry_is_never_taken_from_the_last_render(catalog: Path, broken: str) -> None:
-    site_files(catalog, reuse=True)
+    reuse = Reuse()
+    site_files(catalog, reuse=reuse)
     target = catalog / "versions" / "FAKE-3.0.yaml"
     if broken == "dangling link":
         target.symlink_to("missing.yaml")
@@ -253,7 +254,7 @@ def test_a_broken_entry_is_never_taken_from_the_last_render(catalog: Path, broke
     else:
         target.mkdir()
     with pytest.raises(CatalogInvalid):
-        site_files(catalog, reuse=True)
+        site_files(catalog, reuse=reuse)
     with pytest.raises(CatalogInvalid):
         load_catalog(catalog)
 

@@ -30,7 +30,7 @@ from catalog_docs.compare.formats import SummaryRow, summary_rows
 from catalog_docs.site import history as history_module
 from catalog_docs.site.feed import ChangelogEntry, RowNames, atom_feed
 from catalog_docs.site.history import Added, BuildTime, LabelHistory, label_history, parse_log
-from catalog_docs.site.pages import clear_reuse, site_files
+from catalog_docs.site.pages import Reuse, site_files
 from fixture_facts import FIXTURE_CATALOG
 from htmltree import parse_file
 
@@ -43,7 +43,6 @@ THIRD = "2024-03-04T05:06:07+00:00"
 @pytest.fixture(autouse=True)
 def _fixed_build_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
-    clear_reuse()
 
 
 def _git(repo: Path, *args: str, date: str | None = None) -> None:
@@ -90,7 +89,7 @@ def _utc(text: str) -> str:
 
 def test_each_label_is_dated_by_the_commit_that_added_its_file(repo: Path, tmp_path: Path) -> None:
     labels = _labels()
-    docs = site_files(repo / "catalog", reuse=True)
+    docs = site_files(repo / "catalog", reuse=Reuse())
     page = docs["changelog/index.md"]
     feed = _feed(docs)
     # Newest first, one entry per label.
@@ -109,7 +108,7 @@ def test_each_label_is_dated_by_the_commit_that_added_its_file(repo: Path, tmp_p
     # Committing the rest is an input of the render: the next render (reusing what it can) dates them.
     _git(repo, "add", "catalog")
     _git(repo, "commit", "-q", "-m", "the rest", date=THIRD)
-    docs = site_files(repo / "catalog", reuse=True)
+    docs = site_files(repo / "catalog", reuse=Reuse())
     dates = {e.title.removeprefix("Version label "): e.updated for e in _feed(docs).entries}
     assert all(dates[label] == _utc(THIRD) for label in labels[2:])
     assert _feed(docs).feed.updated == _utc(THIRD)
@@ -117,7 +116,7 @@ def test_each_label_is_dated_by_the_commit_that_added_its_file(repo: Path, tmp_p
 
 def test_entry_content_is_the_summary_of_changes_the_comparison_pages_use(repo: Path, tmp_path: Path) -> None:
     catalog = load_catalog(FIXTURE_CATALOG)
-    docs = site_files(repo / "catalog", reuse=True)
+    docs = site_files(repo / "catalog", reuse=Reuse())
     entries = {e.title.removeprefix("Version label "): e for e in _feed(docs).entries}
     page = docs["changelog/index.md"]
     for a, b in consecutive_pairs(catalog):
@@ -153,7 +152,7 @@ def test_entry_content_is_the_summary_of_changes_the_comparison_pages_use(repo: 
 
 def test_without_git_history_the_page_says_so_and_the_feed_uses_the_build_date(tmp_path: Path) -> None:
     shutil.copytree(FIXTURE_CATALOG, tmp_path / "catalog")
-    docs = site_files(tmp_path / "catalog", reuse=True)
+    docs = site_files(tmp_path / "catalog", reuse=Reuse())
     page = docs["changelog/index.md"]
     assert "this copy of the catalogue has no git history, so when each label was added" in " ".join(page.split())
     assert "Added to this catalogue" not in page and "Not committed" not in page
@@ -181,7 +180,7 @@ def test_a_shallow_clone_dates_its_oldest_commit_as_an_upper_bound(repo: Path, t
     assert found.repository and found.shallow
     # Its one commit holds every file, so every label is dated by it, as "by" that date: no older commit is here.
     assert {a.known for a in found.added.values()} == {"boundary"} and len(found.added) == len(_labels())
-    docs = site_files(clone / "catalog", reuse=True)
+    docs = site_files(clone / "catalog", reuse=Reuse())
     page = docs["changelog/index.md"]
     assert "This clone&#39;s history is shallow" in page or "This clone's history is shallow" in page
     assert page.count("and the label may be older") == len(_labels())
@@ -319,7 +318,6 @@ def test_with_site_url_every_link_of_the_feed_is_absolute(repo: Path, monkeypatc
     # Was: the self link, the alternates and the content's links were relative even with SITE_URL set (the W3C
     # validator: "Relative href value on self link").
     monkeypatch.setenv("SITE_URL", "https://docs.example.invalid/fake")
-    clear_reuse()
     text = site_files(repo / "catalog")["feed.xml"]
     root = etree.fromstring(text.encode("utf-8"))
     atom = {"a": "http://www.w3.org/2005/Atom"}
@@ -415,6 +413,6 @@ def test_a_repository_without_a_commit_has_every_label_not_committed(tmp_path: P
     _git(tmp_path, "init", "-q")
     found = label_history(tmp_path / "catalog")
     assert found.repository and not found.added and not found.shallow
-    docs = site_files(tmp_path / "catalog", reuse=True)
+    docs = site_files(tmp_path / "catalog", reuse=Reuse())
     page = docs["changelog/index.md"]
     assert page.count("Not committed yet, so it has no date of addition") == len(_labels())

@@ -6,8 +6,6 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-import pytest
-
 from catalog_docs.site.plugin import GeneratedFile
 
 
@@ -33,37 +31,20 @@ def test_a_page_lets_its_text_go_once_read(tmp_path: Path) -> None:
     assert file.content_string == ""
 
 
-def test_a_preview_rebuild_runs_without_cyclic_collection_and_collects_after(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Under serve the plugin keeps the last render for the next edit; a full collection during a rebuild would
-    walk all of it. Collection is off from pre_build until shortly after post_build (not at once: the first
-    allocation would walk the rebuild's young objects before the page is served), then back on, with one collection."""
-    from catalog_docs.site import plugin, preview
+def test_a_preview_keeps_its_long_lived_state_out_of_every_later_collection(tmp_path: Path) -> None:
+    """Under serve the session keeps the last render for the next edit; a full collection during a rebuild would
+    walk all of it. After a good render it is frozen (gcpause.keep_long_lived), and the session gives every object
+    back to the collector when the server stops."""
+    from catalog_docs.site.preview import PreviewSession
+    from fixture_facts import FIXTURE_CATALOG
 
-    collected: list[int] = []
-    monkeypatch.setattr(plugin, "GC_AFTER_REBUILD_S", 0.01)
-    monkeypatch.setattr(plugin.gc, "collect", lambda *a: collected.append(1) or 0)
-    was = gc.isenabled()
+    session = PreviewSession(dirty=False)
     try:
-        preview.start(command="serve", dirty=True)
-        plugin._pause_gc_while_serving()
-        assert not gc.isenabled()
-        monkeypatch.setattr(plugin, "GC_AFTER_REBUILD_S", 60)
-        plugin._collect_after_serving()
-        assert not gc.isenabled()  # still off right after the build
-        plugin._pause_gc_while_serving()  # the next rebuild cancels the pending collection
-        assert not plugin._gc_timer
-        monkeypatch.setattr(plugin, "GC_AFTER_REBUILD_S", 0.01)
-        plugin._collect_after_serving()
-        for timer in plugin._gc_timer:
-            timer.join(5)
-        assert gc.isenabled()
-        assert collected == [1]
-        gc.disable()
-        preview.start(command="build", dirty=False)  # a build leaves collection alone
-        gc.disable()
-        plugin._collect_after_serving()
-        assert not gc.isenabled()
+        texts = session.render(FIXTURE_CATALOG, True, tmp_path)
+        assert texts and session.good is texts and not session.errors
+        assert gc.get_freeze_count() > 0
+        tracked = {id(o) for o in gc.get_objects()}
+        assert id(texts) not in tracked and id(session.reuse.pages.pages) not in tracked
     finally:
-        preview.start(command="build", dirty=False)
-        if was:
-            gc.enable()
+        session.close()
+    assert gc.get_freeze_count() == 0

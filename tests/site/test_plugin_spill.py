@@ -136,5 +136,5 @@ def test_without_a_temporary_folder_the_downloads_are_held_whole(tmp_path: Path,
     shutil.copytree(FIXTURE_CATALOG, project / "catalog")
     config = SimpleNamespace(config_file_path=str(project / "mkdocs.yml"), use_directory_urls=True,
                              strict=False, site_dir=str(project / "site"))
-    texts = CatalogDocsPlugin()._render(config)  # type: ignore[arg-type]  # the fields _render reads
+    texts = CatalogDocsPlugin()._build_render(config, project / "catalog")  # type: ignore[arg-type]  # its fields
     assert set(DOWNLOADS) <= set(texts)

@@ -148,24 +148,23 @@ def test_mkdocs_build_still_refuses_a_broken_catalogue(tmp_path: Path) -> None:
 
 
 def test_the_banner_escapes_catalogue_text_and_goes_first_in_body(tmp_path: Path) -> None:
-    from catalog_docs.site import preview
+    from catalog_docs.site.preview import PreviewSession
 
     page = '<!doctype html><html><head><title>t</title></head><body dir="ltr"><p>page</p></body></html>'
+    session = PreviewSession(dirty=True)
     try:
-        preview.start(command="serve", dirty=True)
         (tmp_path / "old.html").write_text("x", encoding="utf-8")
-        preview.record(["catalog/listing.yaml:3:9: path: expected a path, found '<script>alert(1)</script>'"],
+        session.record(["catalog/listing.yaml:3:9: path: expected a path, found '<script>alert(1)</script>'"],
                        tmp_path)
-        shown = preview.with_banner(page)
+        shown = session.with_banner(page)
         assert shown.startswith('<!doctype html><html><head><title>t</title></head><body dir="ltr">'
                                 '<div id="catalog-docs-errors"')
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown and "<script>" not in shown
         assert not (tmp_path / "old.html").exists()  # changed errors under --dirty: every page is rebuilt
-        preview.record([], tmp_path)
-        assert preview.with_banner(page) == page
+        session.record([], tmp_path)
+        assert session.with_banner(page) == page
     finally:
-        preview.start(command="build", dirty=False)
-    assert preview.with_banner(page) == page
+        session.close()
 
 
 def _set_value(project: Path, key: str, old: str, new: str) -> None:

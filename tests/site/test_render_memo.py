@@ -140,18 +140,17 @@ def test_random_edits_render_as_fresh(data: st.DataObject) -> None:
 def test_site_files_reuses_across_calls_and_starts_afresh_when_the_code_changes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = _synth(tmp_path, 60)
-    pages.clear_reuse()
-    first = pages.site_files(folder, reuse=True)
-    memo = pages._reuse.pages
+    reuse = pages.Reuse()
+    first = pages.site_files(folder, reuse=reuse)
+    memo = reuse.pages
     _flip_one_value(folder, 0, 3)
-    second = pages.site_files(folder, reuse=True)
-    assert pages._reuse.pages is memo and 0 < memo.produced < memo.reused
+    second = pages.site_files(folder, reuse=reuse)
+    assert reuse.pages is memo and 0 < memo.produced < memo.reused
     assert second != first and second == pages.site_files(folder)
     monkeypatch.setattr(pages, "code_digest", lambda: b"other code")
     _flip_one_value(folder, 0, 3)
-    pages.site_files(folder, reuse=True)
-    assert pages._reuse.pages is not memo and pages._reuse.pages.reused == 0
-    pages.clear_reuse()
+    pages.site_files(folder, reuse=reuse)
+    assert reuse.pages is not memo and reuse.pages.reused == 0
 
 
 def test_catalog_json_from_parts_is_the_whole_text(tmp_path: Path) -> None:

@@ -1,10 +1,10 @@
 """The site's generated files, in memory: {path as if under docs/: text}. Every shell starts here: the mkdocs
 plugin (mkdocs, ProperDocs), the build folder of other engines (Zensical) and `catalog-docs render --out`.
 
-A render in a long-lived process (the `mkdocs serve` preview, `catalog-docs watch`) reuses what the last render
-in this process worked out from inputs that did not change: the located parse and schema check of every
-catalogue file whose bytes are the same (validate.LoadCache) and every page and download whose inputs are the
-same (keys.PageMemo). Both start afresh when the package's code or templates change.
+A render in a long-lived loop (the `mkdocs serve` preview, `catalog-docs watch`) reuses what the loop's last
+render worked out from inputs that did not change (a `Reuse` the loop owns): the located parse and schema check
+of every catalogue file whose bytes are the same (validate.LoadCache) and every page and download whose inputs
+are the same (keys.PageMemo). Both start afresh when the package's code or templates change.
 """
 
 from __future__ import annotations
@@ -41,17 +41,20 @@ def code_digest() -> bytes:
     return digest.digest()
 
 
-class _Reuse:
-    """What renders in this process keep for the next one (see the module's doc)."""
+class Reuse:
+    """What a loop's renders keep for its next one (see the module's doc), owned by the loop (the preview's
+    session, a `watch`); a new one starts cold."""
 
     def __init__(self) -> None:
         self.code: bytes | None = None
         self.load: Any = None
         self.pages: Any = None
         self.drafts: tuple[tuple[str, str], ...] = ()
-        """The last render's draft labels, each as (its file's name, the label) (see reused_drafts)."""
+        """The last render's draft labels, each as (its file's name, the label) (see drafts_of)."""
+        self.warned: set[str] = set()
+        """The history's warnings already printed: each once per loop."""
 
-    def for_code(self, code: bytes) -> _Reuse:
+    def for_code(self, code: bytes) -> Reuse:
         if code != self.code or self.load is None:
             from catalog_docs.catalog.validate import LoadCache
             from catalog_docs.site.keys import PageMemo
@@ -59,17 +62,14 @@ class _Reuse:
             self.code, self.load, self.pages = code, LoadCache(), PageMemo()
         return self
 
-    def clear(self) -> None:
-        self.code = self.load = self.pages = None
-        self.drafts = ()
+    def drafts_of(self, catalog_dir: Path) -> list[Draft]:
+        """The draft labels of the catalogue the last render with this reuse rendered, as `find_drafts` lists them
+        (in file-name order), without reading the version files again: the preview asks after every render."""
+        from catalog_docs.catalog.drafts import Draft
+        from catalog_docs.catalog.files import VERSIONS_DIR
+        from catalog_docs.catalog.locate import shown_path
 
-
-_reuse = _Reuse()
-
-
-def clear_reuse() -> None:
-    """Forget what earlier renders in this process worked out (the next render starts cold)."""
-    _reuse.clear()
+        return [Draft(label=label, file=shown_path(catalog_dir / VERSIONS_DIR / name)) for name, label in self.drafts]
 
 
 def directory_urls_of(project: Path) -> bool:
@@ -83,23 +83,20 @@ def directory_urls_of(project: Path) -> bool:
     return not (found and found.group(1).lower() in ("false", "no", "off"))
 
 
-_warned: set[str] = set()
-
-
-def _warn(lines: tuple[str, ...]) -> None:
-    """Each warning of the history once per process, on standard error: a warning mkdocs counted would stop
-    every strict build, which one odd commit must not do."""
+def _warn(lines: tuple[str, ...], warned: set[str]) -> None:
+    """Each warning of the history once (once per loop: `warned` holds those printed), on standard error: a
+    warning mkdocs counted would stop every strict build, which one odd commit must not do."""
     for line in lines:
-        if line not in _warned:
-            _warned.add(line)
+        if line not in warned:
+            warned.add(line)
             print(f"catalog-docs: warning: {line}", file=sys.stderr, flush=True)
 
 
-def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: bool = False,
+def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: Reuse | None = None,
                spill: Path | None = None) -> dict[str, str]:
     """Load, validate and render the catalogue: every generated page and download, in memory. `directory_urls`
     is the builder's `use_directory_urls` (by default read from the mkdocs.yml beside the catalogue folder).
-    `reuse` (the preview loops): keep what this render works out for the next one in this process.
+    `reuse` (the preview loops): what the loop's last render worked out, kept there for the next one.
     `spill` (without `reuse`): write the downloads into this folder as they are made, and leave them out of the
     result (render.render_pages). Raises CatalogInvalid (every error located) or CatalogDocsError."""
     from catalog_docs.catalog.validate import load_catalog
@@ -108,12 +105,12 @@ def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: 
     if directory_urls is None:
         directory_urls = directory_urls_of(catalog_dir.parent)
     history = label_history(catalog_dir)
-    _warn(history.warnings)
-    if not reuse:
+    _warn(history.warnings, set() if reuse is None else reuse.warned)
+    if reuse is None:
         catalog = load_catalog(catalog_dir)
         texts = render_pages(catalog, directory_urls=directory_urls, history=history, spill=spill)
         return texts | catalogue_sources(catalog_dir, catalog)
-    kept = _reuse.for_code(code_digest())
+    kept = reuse.for_code(code_digest())
     # A load or render that fails leaves both as they were: each keeps only results keyed on their inputs.
     catalog = load_catalog(catalog_dir, cache=kept.load)
     texts = render_pages(catalog, directory_urls=directory_urls, memo=kept.pages, history=history)
@@ -134,16 +131,6 @@ def catalogue_sources(catalog_dir: Path, catalog: Catalog) -> dict[str, str]:
 
     names = [*FIXED_FILES, *(f"{VERSIONS_DIR}/{v.slug}.yaml" for v in catalog.versions)]
     return {f"{SOURCES_DIR}/{name}": (catalog_dir / name).read_text(encoding="utf-8") for name in names}
-
-
-def reused_drafts(catalog_dir: Path) -> list[Draft]:
-    """The draft labels of the catalogue the last `site_files(..., reuse=True)` rendered, as `find_drafts` lists
-    them (in file-name order), without reading the version files again: the preview asks after every render."""
-    from catalog_docs.catalog.drafts import Draft
-    from catalog_docs.catalog.files import VERSIONS_DIR
-    from catalog_docs.catalog.locate import shown_path
-
-    return [Draft(label=label, file=shown_path(catalog_dir / VERSIONS_DIR / name)) for name, label in _reuse.drafts]
 
 
 APART_MIN_BYTES = 1_000_000

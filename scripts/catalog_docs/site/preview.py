@@ -1,9 +1,12 @@
-"""The preview loop under `mkdocs serve`: a broken catalogue keeps the last good pages on the server, with
-its errors shown on every page and in the terminal, instead of failing the build.
+"""The preview under `mkdocs serve`: everything only a server has lives in one `PreviewSession`, which the
+plugin makes in on_startup when the command is `serve` (a build has none).
 
-mkdocs serve waits, for every request, until a rebuild succeeds: a rebuild that raises leaves every request
-hanging. So while serving, the plugin records the errors here and lets the build go on with the pages of the
-last good render, which it keeps in memory. `mkdocs build` still fails.
+A broken catalogue keeps the last good pages on the server, with its errors shown on every page and in the
+terminal, instead of failing the build: mkdocs serve waits, for every request, until a rebuild succeeds, so a
+rebuild that raises leaves every request hanging. The session also keeps what the next rebuild needs: the last
+build's texts (to tell which pages an edit changed), what the last render worked out (pages.Reuse), the draft
+labels to mark, the render made as soon as an edit is written (site/ahead.py), and the collector policy of a
+long-lived process (gcpause.keep_long_lived). `mkdocs build` still fails on a broken catalogue.
 """
 
 from __future__ import annotations
@@ -12,9 +15,16 @@ import html
 import logging
 import re
 import sys
-from dataclasses import dataclass, field
+import traceback
+from functools import partial
 from pathlib import Path
 
+from catalog_docs.catalog.drafts import Draft
+from catalog_docs.catalog.gcpause import keep_long_lived, let_go_of_long_lived
+from catalog_docs.errors import CatalogDocsError, CatalogInvalid
+from catalog_docs.layout import TEMPLATES
+from catalog_docs.site.ahead import Ahead
+from catalog_docs.site.pages import Reuse, site_files
 from catalog_docs.writing import remove_files_ending
 
 BANNER_ID = "catalog-docs-errors"
@@ -23,20 +33,6 @@ NOTHING_YET = {"index.md": "# The catalogue has errors\n\nThey are listed above.
                            "with the site.\n"}
 """What a preview shows when the catalogue has had errors since it started (no good pages to keep)."""
 _BODY = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
-
-
-@dataclass(slots=True)
-class _Session:
-    """What one `mkdocs serve` process knows between rebuilds (mutable: it changes on every rebuild)."""
-
-    serving: bool = False
-    dirty: bool = False
-    errors: tuple[str, ...] = field(default_factory=tuple)
-    drafts: tuple[str, ...] = ()
-    """Draft version labels of the last good render, each with its file (marked on every page)."""
-
-
-_session = _Session()
 
 
 class _QuietDirty(logging.Filter):
@@ -50,46 +46,6 @@ class _QuietDirty(logging.Filter):
 _QUIET_DIRTY = _QuietDirty()
 
 
-def start(*, command: str, dirty: bool) -> None:
-    """Called once per mkdocs process (on_startup): note whether it serves, and with --dirty."""
-    _session.serving = command == "serve"
-    _session.dirty = dirty
-    _session.errors = ()
-    for engine in ("mkdocs", "properdocs"):  # ProperDocs logs under its own name
-        build_log = logging.getLogger(f"{engine}.commands.build")
-        if _session.serving and dirty:
-            build_log.addFilter(_QUIET_DIRTY)
-        else:
-            build_log.removeFilter(_QUIET_DIRTY)
-
-
-def serving() -> bool:
-    return _session.serving
-
-
-def errors() -> tuple[str, ...]:
-    return _session.errors
-
-
-def record(lines: list[str], site_dir: Path) -> None:
-    """Remember this rebuild's errors (none after a good render) and tell the terminal.
-
-    When they change under --dirty, the built pages are removed from the served folder, so mkdocs rebuilds
-    every page (each then gains, updates or loses the banner) rather than only the pages the render rewrote.
-    """
-    new = tuple(lines)
-    if new:
-        shown = "\n".join(f"ERROR   -  {line}" for line in new)
-        print(f"ERROR   -  catalog-docs: the catalogue has errors; serving the last good pages, with these "
-              f"errors shown on each:\n{shown}", file=sys.stderr, flush=True)
-    elif _session.errors:
-        print("INFO    -  catalog-docs: the catalogue is valid again; the error banner is gone",
-              file=sys.stderr, flush=True)
-    if new != _session.errors and _session.dirty:
-        remove_files_ending(site_dir, ".html")
-    _session.errors = new
-
-
 def banner_html(lines: tuple[str, ...]) -> str:
     """The banner: every error as `file:line:column: message`, escaped (catalogue text is data)."""
     items = "".join(f"<li><code>{html.escape(line)}</code></li>" for line in lines)
@@ -98,11 +54,6 @@ def banner_html(lines: tuple[str, ...]) -> str:
             f'border-bottom:3px solid #b3261e;padding:.8rem 1rem;font-size:.8rem;line-height:1.5">'
             f"<strong>The catalogue has {count}; this preview shows the last good pages.</strong> "
             f"Fix the file and the page reloads.<ul style=\"margin:.4rem 0 0 1.2rem\">{items}</ul></div>")
-
-
-def record_drafts(labels: list[str]) -> None:
-    """Remember the draft labels the preview shows (none after they are all checked)."""
-    _session.drafts = tuple(labels)
 
 
 def draft_html(labels: tuple[str, ...]) -> str:
@@ -114,14 +65,101 @@ def draft_html(labels: tuple[str, ...]) -> str:
             f"against the source. Its values are not facts of the source; make site will not publish it.</div>")
 
 
-def with_banner(page: str) -> str:
-    """The page's HTML with the error banner (while the catalogue has errors) and the draft mark (while it holds
-    draft labels) first in <body>; unchanged otherwise."""
-    if not _session.errors and not _session.drafts:
-        return page
-    match = _BODY.search(page)
-    if match is None:
-        return page
-    top = ((banner_html(_session.errors) if _session.errors else "")
-           + (draft_html(_session.drafts) if _session.drafts else ""))
-    return page[:match.end()] + top + page[match.end():]
+class PreviewSession:
+    """One `mkdocs serve`: its last good pages and errors, the last build's texts, the render reuse, the draft
+    labels shown, the render made ahead and the collector policy (see the module's doc). Owned by the plugin
+    instance; `close` (on_shutdown) stops its thread and gives the process's settings back."""
+
+    def __init__(self, *, dirty: bool) -> None:
+        self.dirty = dirty
+        self.errors: tuple[str, ...] = ()
+        self.drafts: tuple[str, ...] = ()
+        """Draft version labels of the last good render, each with its file (marked on every page)."""
+        self.good: dict[str, str] | None = None
+        """The last good render's files, served under the error banner while the catalogue is broken."""
+        self.last: dict[str, str] = {}
+        """The last build's files: one whose text is the same counts as unchanged under --dirty."""
+        self.reuse = Reuse()
+        self._ahead: tuple[bool, Ahead] | None = None
+        """The render made as soon as an edit is written (site/ahead.py), with the URL style it renders for."""
+        for engine in ("mkdocs", "properdocs"):  # ProperDocs logs under its own name
+            if dirty:
+                logging.getLogger(f"{engine}.commands.build").addFilter(_QUIET_DIRTY)
+
+    def watch(self, catalog_dir: Path, directory_urls: bool) -> None:
+        """Render each edit of the catalogue or the templates as soon as it is written (on_serve)."""
+        self._stop_ahead()
+        ahead = Ahead([catalog_dir, TEMPLATES], partial(site_files, catalog_dir, directory_urls=directory_urls,
+                                                        reuse=self.reuse))
+        ahead.start()
+        self._ahead = (directory_urls, ahead)
+
+    def render(self, catalog_dir: Path, directory_urls: bool, site_dir: Path) -> dict[str, str]:
+        """This rebuild's files: the render (made ahead when it could be), or, when the catalogue is broken, the
+        last good files (NOTHING_YET before the first), with its errors recorded for the banner."""
+        try:
+            if self._ahead is not None and self._ahead[0] == directory_urls:
+                texts = self._ahead[1].texts()
+            else:
+                texts = site_files(catalog_dir, directory_urls=directory_urls, reuse=self.reuse)
+        except CatalogInvalid as exc:
+            errors = [str(p) for p in exc.problems]
+        except CatalogDocsError as exc:
+            errors = [str(exc)]
+        except Exception as exc:  # a bug (in a template, say): show it rather than hang every request
+            traceback.print_exc()
+            errors = [f"catalog-docs render failed: {type(exc).__name__}: {exc}"]
+        else:
+            self.record([], site_dir)
+            self.drafts = tuple(_draft_line(d) for d in self.reuse.drafts_of(catalog_dir))
+            self.good = texts
+            keep_long_lived()
+            return texts
+        self.record(errors, site_dir)
+        return self.good if self.good is not None else NOTHING_YET
+
+    def record(self, lines: list[str], site_dir: Path) -> None:
+        """Remember this rebuild's errors (none after a good render) and tell the terminal.
+
+        When they change under --dirty, the built pages are removed from the served folder, so mkdocs rebuilds
+        every page (each then gains, updates or loses the banner) rather than only the pages the render rewrote.
+        """
+        new = tuple(lines)
+        if new:
+            shown = "\n".join(f"ERROR   -  {line}" for line in new)
+            print(f"ERROR   -  catalog-docs: the catalogue has errors; serving the last good pages, with these "
+                  f"errors shown on each:\n{shown}", file=sys.stderr, flush=True)
+        elif self.errors:
+            print("INFO    -  catalog-docs: the catalogue is valid again; the error banner is gone",
+                  file=sys.stderr, flush=True)
+        if new != self.errors and self.dirty:
+            remove_files_ending(site_dir, ".html")
+        self.errors = new
+
+    def with_banner(self, page: str) -> str:
+        """The page's HTML with the error banner (while the catalogue has errors) and the draft mark (while it
+        holds draft labels) first in <body>; unchanged otherwise."""
+        if not self.errors and not self.drafts:
+            return page
+        match = _BODY.search(page)
+        if match is None:
+            return page
+        top = ((banner_html(self.errors) if self.errors else "")
+               + (draft_html(self.drafts) if self.drafts else ""))
+        return page[:match.end()] + top + page[match.end():]
+
+    def _stop_ahead(self) -> None:
+        if self._ahead is not None:
+            self._ahead[1].stop()
+            self._ahead = None
+
+    def close(self) -> None:
+        """The server stops: stop watching, and give the log filter and the collector back as they were."""
+        self._stop_ahead()
+        for engine in ("mkdocs", "properdocs"):
+            logging.getLogger(f"{engine}.commands.build").removeFilter(_QUIET_DIRTY)
+        let_go_of_long_lived()
+
+
+def _draft_line(draft: Draft) -> str:
+    return f"{draft.label} ({draft.file})"

@@ -32,7 +32,7 @@ from catalog_docs.layout import ENGINE_DOCS_ENV, SITE_DIR, SITE_URL_ENV, TEMPLAT
 from catalog_docs.site.feed import site_address
 from catalog_docs.site.folders import EngineFolder, publish_into_site, read_hand_written
 from catalog_docs.site.handwritten import hand_written, refuse_collisions, site_own_files
-from catalog_docs.site.pages import directory_urls_of, site_files
+from catalog_docs.site.pages import Reuse, directory_urls_of, site_files
 from catalog_docs.site.preview import BANNER_ID, NOTHING_YET, banner_html
 from catalog_docs.site.twins import missing_twins, split_twins
 from catalog_docs.writing import prepare_engine_folder, prepare_site_dir
@@ -138,11 +138,12 @@ class _Preview:
         self.directory_urls = directory_urls_of(catalog_dir.parent)
         self.folder = EngineFolder(catalog_dir.parent)
         self.good: dict[str, str] | None = None
+        self.reuse = Reuse()
 
     def refresh(self) -> list[str]:
         """One pass of the loop: render; on errors, put them on every page. Returns the errors."""
         try:
-            self.good = site_files(self.catalog_dir, directory_urls=self.directory_urls, reuse=True)
+            self.good = site_files(self.catalog_dir, directory_urls=self.directory_urls, reuse=self.reuse)
             lines: list[str] = []
         except CatalogInvalid as exc:
             lines = [str(p) for p in exc.problems]
