@@ -221,10 +221,11 @@ def test_injected_text_shows_literally_where_it_belongs(injected_site: tuple[Pat
         elif tag.startswith("section"):
             headings = [h.text().rstrip("¶") for h in pages["sources/index.html"].find_all("h2")]
             assert any(visible in h for h in headings), f"{tag} is not a heading of the sources page"
-    # An operation page shows the operation-wide register items as whole table cells.
-    op_cells = cells(pages["operations/fakeWidgetList/index.html"])
+    # An operation page names the operation-wide register items by their topics, each one whole link.
+    op_links = [a.text() for gaps in pages["operations/fakeWidgetList/index.html"].find_all("div", cls="catalog-gaps")
+                for a in gaps.find_all("a")]
     operation_wide = sum(1 for item in load_catalog(FIXTURE_CATALOG).not_shown if item.scope == "operation")
-    assert sum(1 for tag, v in fields.items() if tag.startswith("detail") and _visible(v) in op_cells) >= operation_wide
+    assert sum(1 for tag, v in fields.items() if tag.startswith("topic") and _visible(v) in op_links) >= operation_wide
 
 
 # --- (b) a failing render changes nothing ----------------------------------------------------------------

@@ -77,10 +77,15 @@ def test_an_operation_twin_gives_every_value_not_listed_and_not_shown_cell_in_wo
                     assert cell.split(" ")[0] == plan.values[entry.position - 1], (entry.slug, version.label, name)
         path_cell = _row(twin, "Path")[1]
         assert path_cell == entry.path if entry.path else path_cell.startswith("not shown")
-        for item in catalog.not_shown_for(entry):
-            topic = _row(twin, _plain(md_text(item.topic)))
-            assert topic[2].startswith("not shown ("), topic
-            assert f"({'[register]'}" in twin and re.search(rf"\[{re.escape(item.section.split(' ')[0])}", twin)
+        # What the source does not show for it, said once: under one *not shown*, each topic linking its register
+        # item, with its section (as its page says it).
+        gaps = twin.split("## Not shown in the source\n", 1)[1]
+        assert gaps.lstrip().startswith("*not shown* in the source for this operation:")
+        items = [line for line in gaps.splitlines() if line.startswith("- ")]
+        assert [_plain(line[2:]) for line in items] == [
+            f"{_plain(md_text(item.topic))} ({item.section})" for item in catalog.not_shown_for(entry)]
+        for line, item in zip(items, catalog.not_shown_for(entry), strict=True):
+            assert f"(/not-shown/#{item.id})" in line and f"(/sources/#s{item.section[1:].split()[0]})" in line
 
 
 def test_a_version_twin_lists_every_value_of_its_label() -> None:

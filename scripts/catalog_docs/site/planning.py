@@ -10,7 +10,8 @@ from functools import partial
 from typing import Any
 
 from catalog_docs.catalog.model import LOCK_VALUES, Catalog, ListingEntry, VersionLabel
-from catalog_docs.compare.changes import Comparison, consecutive_pairs
+from catalog_docs.compare.changes import Change, Comparison, consecutive_pairs
+from catalog_docs.compare.rules import VALUE_KINDS
 from catalog_docs.downloads.export import lock_matrix_parts
 from catalog_docs.layout import DOWNLOAD_SCHEMA_DIR
 from catalog_docs.site import readers
@@ -28,8 +29,27 @@ from catalog_docs.site.keys import PageMemo, digest, rows_digest
 from catalog_docs.site.paging import PAGE_CELLS, PAGE_ROWS, Cell, Pages, paged, rows_per_page
 from catalog_docs.site.provenance import MARKER_CITATION, source_sections
 
+ChangesByEntry = list[tuple[VersionLabel, VersionLabel, dict[int, list[Change]]]]
+"""Each consecutive pair's value records, by the listing position they are about."""
 
-def _operation_context(pages: Pages, entry: ListingEntry) -> dict[str, Any]:
+
+def _changes_by_entry(catalog: Catalog,
+                      comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]]) -> ChangesByEntry:
+    """The consecutive comparisons' value records grouped by listing position, in plan entry order (the columns of
+    an operation page's history), once for every operation page: each lists its own. They are the comparison
+    pages' rows, whose ids are their anchors."""
+    order = {name: i for i, name in enumerate(catalog.plan_names)}
+    out: ChangesByEntry = []
+    for a, b, cmp in comparisons:
+        found: dict[int, list[Change]] = {}
+        for c in sorted((c for c in cmp.changes if c.kind in VALUE_KINDS and c.position is not None),
+                        key=lambda c: order.get(c.plan or "", len(order))):
+            found.setdefault(c.position or 0, []).append(c)
+        out.append((a, b, found))
+    return out
+
+
+def _operation_context(pages: Pages, by_entry: ChangesByEntry, entry: ListingEntry) -> dict[str, Any]:
     history = pages.history(entry)
     values = "; ".join(
         f"{v.label}: " + ", ".join(f"{name} {c.value}" for name, c in zip(pages.catalog.plan_names, cells, strict=True)
@@ -39,7 +59,8 @@ def _operation_context(pages: Pages, entry: ListingEntry) -> dict[str, Any]:
     description = f"{entry.method} {entry.title}. Lock values by version label and plan entry: {values}."
     if len(description) > 300:
         description = description[:297].rsplit(" ", 1)[0] + "..."
-    return {"entry": entry, "history": history, "not_shown": pages.catalog.not_shown_for(entry),
+    changes = [(a, b, found.get(entry.position, [])) for a, b, found in by_entry]
+    return {"entry": entry, "history": history, "changes": changes, "not_shown": pages.catalog.not_shown_for(entry),
             "description": description}
 
 
@@ -111,12 +132,15 @@ def _home(plan: Planning) -> None:
 
 def _operations(plan: Planning) -> None:
     """The operations table, then a page per listing entry: its own values under every label (changed-from
-    marks compare them with each other)."""
+    marks compare them with each other) and the consecutive comparisons' records about it."""
     pages = plan.pages
     paged(pages, "operations/index.md", "operations.md.j2", plan.by_column, rows_per_page(len(pages.columns)),
            columns=pages.columns, page_values=plan.row_values)
+    # An operation page's changes are its own values' records, so its key (its own values) still covers them.
+    by_entry = _changes_by_entry(plan.catalog, plan.comparisons)
     for i, entry in enumerate(plan.catalog.entries):
-        pages.add_lazy(f"operations/{entry.slug}.md", "operation.md.j2", partial(_operation_context, pages, entry),
+        pages.add_lazy(f"operations/{entry.slug}.md", "operation.md.j2",
+                       partial(_operation_context, pages, by_entry, entry),
                        page_values=partial(plan.row_values, i, i + 1))
 
 

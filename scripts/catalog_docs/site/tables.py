@@ -206,6 +206,21 @@ def do_value_head(columns: Any, href: Href, leading: Any) -> Markup:
     return Markup(f"<tr>{first}</tr>\n<tr>{second}</tr>")
 
 
+def do_change_words(change: Any, from_label: str) -> Markup:
+    """A comparison's value record in words, as an operation page lists it: the plan entry, then its value under
+    each label (`PLAN A: close → unlimited`; the earlier label named when it is not `from_label`, for a plan entry
+    listed again), a new value marked new, a value no longer listed marked not listed."""
+    plan = md_escape(change.plan)
+    if change.kind == "value-changed":
+        since = "" if change.before.label == from_label else f" (under {md_escape(change.before.label)})"
+        return Markup(f"{plan}: {do_lock(change.from_value)}{since} → {do_lock(change.to_value)}")
+    if change.kind == "value-added":
+        return Markup(f"{plan}: {do_lock(change.to_value)} {NEW_VALUE} (no earlier label lists {plan})")
+    if change.kind == "value-removed":
+        return Markup(f"{plan}: {do_lock(change.from_value)} → {NOT_LISTED}")
+    raise ValueError(f"not a value record: {change.kind}")
+
+
 def do_unchanged_rows(unchanged: Any, entries: dict[int, ListingEntry], href: Href, from_label: str) -> Markup:
     """The `<tr>` rows of a comparison's unchanged values. One filter call, not a loop in the template: at
     1,000 operations a comparison has thousands of them. A value of a re-listed plan entry says which
@@ -230,6 +245,7 @@ FILTERS = {
     "path_header": do_path_header,
     "unchanged_rows": do_unchanged_rows,
     "value_head": do_value_head,
+    "change_words": do_change_words,
     "plan_page": plan_page,
 }
 """The table filters, registered with the template environment in `templating.environment`."""

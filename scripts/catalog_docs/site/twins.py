@@ -273,10 +273,8 @@ def do_marker(entry: ListingEntry, catalog: Catalog, site: Links) -> Markup:
 
 def do_legend_note(site: Links) -> Markup:
     """The note every table page carries on how to read its values (the pages' legend_note, in Markdown)."""
-    return Markup(f"Lock values are shown exactly as published in the plan tables ({do_cite('§8', site)}). What "
-                  "`close` and `unlimited` mean is *not shown* in the source. *not listed* means a version label "
-                  f"does not list that plan entry (a fact of {do_cite('§9', site)}). See the "
-                  f"[legend]({site.page('legend.md')}).")
+    return Markup(f"Values are shown as published in the plan tables; what they mean is *not shown* "
+                  f"({do_cite('§8', site)}). The [legend]({site.page('legend.md')}) explains every mark.")
 
 
 def do_pager(page: str, count: int, site: Links) -> Markup:
