@@ -83,7 +83,7 @@ site: $(ENGINE_STAMPS) ## Render and build the site strictly into site/ (BUILDER
 bench: $(TEST_STAMP) ## Benchmark load, render and both builders at 250, 500 and 1,000 operations (bench-out/; ~7 min; BASELINE=REV compares with a git revision)
 	$(BIN)/python -m catalog_docs.devtools.bench --out bench-out $(if $(BASELINE),--baseline $(BASELINE))
 
-bench-scale: $(TEST_STAMP) ## make site and a bare build at 1,000 and 10,000 operations: peak memory, search index, largest page (bench-out/scale.json; ~10 min on two cores)
+bench-scale: $(TEST_STAMP) ## make site on mkdocs and Zensical and a bare build at 1,000 and 10,000 operations: time, peak memory, search index, largest page, side by side (bench-out/scale.json; long)
 	$(BIN)/python -m catalog_docs.devtools.bench --out bench-out --only scale --sizes 1000,10000
 
 $(LIGHTHOUSE): tools/lighthouse/package-lock.json

@@ -13,8 +13,8 @@ should read (`catalog_search:`, set by its template):
 The search plugin gets that view of the page (in `on_page_content`, after every other plugin) and the page gets
 its whole HTML back right after the search plugin has read it (in `on_page_context`, after every other plugin),
 so the built pages are what they were. A page without the key is left alone: hand-written pages are indexed as
-the theme indexes them. Zensical runs no plugins and indexes the whole page with its own search, which skips
-what the templates mark with Material's documented `data-search-exclude` (the tables).
+the theme indexes them. Zensical runs no plugins: its own search skips what the templates mark with the
+`data-search-exclude` both themes document (the tables, an operation page's later sections...), the same parts.
 
 Two things here rest on how Material's search plugin works rather than on what it documents (ARCHITECTURE.md,
 "Other packages"; `tests/site/test_upstream.py` fails, naming them, when an upgrade changes either): that it
