@@ -40,7 +40,26 @@ def _synth(tmp_path: Path, operations: int = 300) -> Path:
     for rel, text in synth_files(SynthSpec(operations=operations, versions=4, plans=3, seed=3)).items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         (folder / rel).write_text(text, encoding="utf-8")
+    # In the layout _flip_one_value writes, so an edit moves no line (operation pages show where entries start).
+    write_docs(read_docs(folder), folder)
     return folder
+
+
+def test_a_line_added_above_the_listing_rerenders_the_operation_pages_alone(tmp_path: Path) -> None:
+    # An operation page names the line its entry starts on; no other page shows a line, so no other is made again.
+    folder = _synth(tmp_path, 60)
+    reuse = pages.Reuse()
+    pages.site_files(folder, reuse=reuse)
+    memo = reuse.pages
+    listing = folder / "listing.yaml"
+    listing.write_text("# a comment line: every entry starts a line later\n" + listing.read_text(encoding="utf-8"),
+                       encoding="utf-8")
+    second = pages.site_files(folder, reuse=reuse)
+    assert second == pages.site_files(folder), "a reused page kept its old line"
+    remade = memo.produced
+    operations = sum(1 for path in second if path.startswith("operations/") and path.count("/") == 1
+                     and path != "operations/index.md")
+    assert 0 < operations <= remade < memo.reused, (operations, remade, memo.reused)
 
 
 def _flip_one_value(folder: Path, label_index: int, entry_index: int) -> str:

@@ -15,10 +15,11 @@ from jinja2 import Template
 from markupsafe import Markup
 
 from catalog_docs.catalog.model import Catalog, ListingEntry, PlanEntry, VersionLabel
-from catalog_docs.compare.changes import listings
+from catalog_docs.compare.changes import Comparison, listings
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.site.feed import site_address
-from catalog_docs.site.keys import Digests, digest
+from catalog_docs.site.history import LabelHistory
+from catalog_docs.site.keys import Digests, PageMemo, digest, rows_digest
 from catalog_docs.site.tables import Href
 from catalog_docs.site.templating import environment
 from catalog_docs.site.twins import Twins, twin_key
@@ -204,3 +205,32 @@ def paged(pages: Pages, first: str, template: str, rows: list[Any], size: int = 
 
 def _made_rows(make_row: Callable[[Any], Any], rows: list[Any], fixed: dict[str, Any]) -> dict[str, Any]:
     return {"rows": [make_row(r) for r in rows], **fixed}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Planning:
+    """What the steps of plan_pages share: the pages planned so far, the consecutive comparisons and every
+    listing entry's values in column order (a (label, plan entry) column each)."""
+
+    pages: Pages
+    memo: PageMemo | None
+    history: LabelHistory | None
+    pairs: list[tuple[VersionLabel, VersionLabel]]
+    comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]]
+    column_values: list[tuple[str, ...]]
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.pages.catalog
+
+    @property
+    def by_column(self) -> list[tuple[ListingEntry, tuple[str, ...]]]:
+        return list(zip(self.catalog.entries, self.column_values, strict=True))
+
+    def row_values(self, start: int, stop: int) -> bytes:
+        """Every value of those listing entries (all columns), as a page's key reads them."""
+        return rows_digest(self.column_values[start:stop])
+
+    def operation_values(self, at: int) -> bytes:
+        """An operation page's key: its entry's values, and the line its entry starts on (its source note)."""
+        return self.row_values(at, at + 1) + str(self.catalog.entries[at].line).encode()

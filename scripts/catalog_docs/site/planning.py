@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -26,7 +25,7 @@ from catalog_docs.site.compare_pages import (
 from catalog_docs.site.download_parts import catalog_json_parts, openapi_parts
 from catalog_docs.site.history import LabelHistory
 from catalog_docs.site.keys import PageMemo, digest, rows_digest
-from catalog_docs.site.paging import PAGE_CELLS, PAGE_ROWS, Cell, Pages, paged, rows_per_page
+from catalog_docs.site.paging import PAGE_CELLS, PAGE_ROWS, Cell, Pages, Planning, paged, rows_per_page
 from catalog_docs.site.provenance import MARKER_CITATION, source_sections
 
 ChangesByEntry = list[tuple[VersionLabel, VersionLabel, dict[int, list[Change]]]]
@@ -81,32 +80,6 @@ def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo 
     return pages
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Planning:
-    """What the steps of plan_pages share: the pages planned so far, the consecutive comparisons and every
-    listing entry's values in column order (a (label, plan entry) column each)."""
-
-    pages: Pages
-    memo: PageMemo | None
-    history: LabelHistory | None
-    pairs: list[tuple[VersionLabel, VersionLabel]]
-    comparisons: list[tuple[VersionLabel, VersionLabel, Comparison]]
-    column_values: list[tuple[str, ...]]
-
-    @property
-    def catalog(self) -> Catalog:
-        return self.pages.catalog
-
-    @property
-    def by_column(self) -> list[tuple[ListingEntry, tuple[str, ...]]]:
-        return list(zip(self.catalog.entries, self.column_values, strict=True))
-
-    def row_values(self, start: int, stop: int) -> bytes:
-        """Every value of those listing entries (all columns), as a page's key reads them."""
-        return rows_digest(self.column_values[start:stop])
-
-
-
 def _plan_row(pages: Pages, name: str, entry: ListingEntry) -> tuple[ListingEntry, list[Cell]]:
     return entry, pages.plan_cells(name, entry)
 
@@ -141,7 +114,7 @@ def _operations(plan: Planning) -> None:
     for i, entry in enumerate(plan.catalog.entries):
         pages.add_lazy(f"operations/{entry.slug}.md", "operation.md.j2",
                        partial(_operation_context, pages, by_entry, entry),
-                       page_values=partial(plan.row_values, i, i + 1))
+                       page_values=partial(plan.operation_values, i))
 
 
 def _versions(plan: Planning) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from functools import cache, partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from catalog_docs.catalog.model import ListingEntry, VersionLabel
 from catalog_docs.compare.changes import Comparison
@@ -17,12 +17,9 @@ from catalog_docs.site.feed import OperationEntry, operation_feed, site_address
 from catalog_docs.site.history import LabelHistory
 from catalog_docs.site.keys import digest
 from catalog_docs.site.llms import LLMS_PATH, llms_txt
-from catalog_docs.site.paging import Pages
+from catalog_docs.site.paging import Pages, Planning
 from catalog_docs.site.tables import Href
 from catalog_docs.site.twins import EMPTY_SITEMAP, TWIN_PREFIX, feed_site_path, sitemap_folders
-
-if TYPE_CHECKING:
-    from catalog_docs.site.planning import Planning
 
 
 def same(value: bytes, *_rows: int) -> bytes:
