@@ -162,4 +162,4 @@ upgrade: ## Refresh requirements/*.txt to the newest versions pyproject.toml all
 # catalog-docs clean walks each folder from the project's root and refuses a link on the way (writing.py); it needs
 # only the standard library, so a fresh clone cleans without installing anything. docs/ is never touched.
 clean: ## Remove the built site and the tool's build folders (site/, build/catalog-docs/; docs/ is never touched)
-	PYTHONPATH=scripts $(PYTHON) -m catalog_docs.cli clean
+	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=scripts $(PYTHON) -m catalog_docs.cli clean

@@ -85,8 +85,10 @@ def clone_project(dest: Path, *, branch: str = "main") -> Path:
 
 def copy_env(project: Path) -> dict[str, str]:
     """The environment for commands run in a project copy: its own package first on the path, before the
-    editable install of the original checkout that .venv holds."""
-    return {**os.environ, "PYTHONPATH": str(project / "scripts"), "NO_MKDOCS_2_WARNING": "1"}
+    editable install of the original checkout that .venv holds; no bytecode cache is written into the copy (it
+    is no write of the tool's, and would read as one to a test that compares the copy before and after)."""
+    return {**os.environ, "PYTHONPATH": str(project / "scripts"), "NO_MKDOCS_2_WARNING": "1",
+            "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 def borrow_venv(project: Path) -> None:
