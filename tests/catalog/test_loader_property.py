@@ -244,6 +244,8 @@ _names = st.one_of(
     st.integers(1, 130).map(lambda n: "seg/" * n + "end"),           # segments joined into one name
     st.sampled_from(["aux", "CON", "nul.json", "Com1", "lpt9.x", "prn", "auxiliary", "console", "com10"]),
     st.sampled_from([".well-known", ".x", "...", "a.", "ok.v2", "a..b", "x-.y"]),
+    st.sampled_from(["index.md", "Index.HTML", "sitemap.xml", "SITEMAP.xml.gz", "feed.xml", "page-2.md",  # files
+                     "seg/sitemap.xml", "feed.xml/x"]),                  # the site writes beside its pages
     st.text(alphabet="abcXYZ019._~-", min_size=1, max_size=300),
 )
 
@@ -253,7 +255,7 @@ _names = st.one_of(
 def test_a_path_that_passes_check_renders_into_a_file_it_names(name: str) -> None:
     """Names at the limits: `check` refuses the ones no common file system can hold; every name it accepts
     renders and writes (the longest generated name included), so the render never meets a bad name."""
-    from catalog_docs.catalog.validate import file_name_problem
+    from catalog_docs.catalog.validate import file_name_problem, reserved_slug
     from catalog_docs.site.folders import render_out
     from catalog_docs.site.render import render_pages
 
@@ -272,7 +274,7 @@ def test_a_path_that_passes_check_renders_into_a_file_it_names(name: str) -> Non
         if refused is not None:
             assert "Traceback" not in refused.report()
             dots = any(seg and seg.strip(".") == "" for seg in name.split("/"))
-            assert dots or file_name_problem(slug) is not None or any(
+            assert dots or file_name_problem(slug) is not None or reserved_slug(slug, paged=True) or any(
                 "listing.entries[1].path" not in p.key_path for p in refused.problems), refused.report()
             return
         assert file_name_problem(slug) is None
@@ -280,7 +282,10 @@ def test_a_path_that_passes_check_renders_into_a_file_it_names(name: str) -> Non
         docs = Path(tmp) / "docs"
         render_out(render_pages(loaded), docs)
         assert (docs / "operations" / f"{slug}.md").is_file()
-        (docs / "operations" / slug).mkdir()  # the folder the built site makes for the page
+        # the folder the built site makes for the page (the render makes it already when it puts the page's
+        # sitemap or feed there): a folder, never a file the render wrote
+        (docs / "operations" / slug).mkdir(exist_ok=True)
+        assert (docs / "operations" / slug).is_dir()
         (docs / "operations" / slug / "index.html").write_text("x", encoding="utf-8")
 
 

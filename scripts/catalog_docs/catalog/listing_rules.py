@@ -83,7 +83,8 @@ def _path_gives_a_page(w: ListingWalk, x: Entry) -> Iterator[Problem]:
                       f"{bad_name[0]} (the slug {slug[:60]!r})", bad_name[1])
     elif reserved_slug(slug, paged=True):
         yield problem(w.f, x.fields["path"], x.where("path"),
-                      "a path whose page URL is free (index and page-N name the operations table's pages)",
+                      "a path whose page URL is free (index and page-N name the operations table's pages, "
+                      "sitemap.xml and feed.xml files the site writes)",
                       f"the slug {slug!r}", "rename the path")
     elif again is not None and (x.path is None or x.path not in w.seen_paths or w.seen_paths[x.path] == x.i + 1):
         yield problem(w.f, x.fields["path"], x.where("path"), "a URL slug unique when case is ignored",

@@ -35,10 +35,17 @@ def file_name_problem(slug: str) -> tuple[str, str] | None:
     return None
 
 
+SITE_FILES = frozenset({"sitemap.xml", "sitemap.xml.gz", "feed.xml"})
+"""Files the site places in a folder beside its pages: an empty sitemap in every folder that holds a twin or a
+feed (site/twins.py), the engine's sitemap and the site's feed. A page named so would need a folder where the file
+is, or the file's folder where the page is."""
+
+
 def reserved_slug(slug: str, *, paged: bool) -> bool:
-    """True for a slug that a generated page already takes in its folder: `index` in every folder, and
-    `page-N` where the index itself is split into pages (operations/)."""
+    """True for a slug that a generated file already takes in its folder: `index` in every folder, with any
+    ending (`index.md` is the folder's twin, `index.html` its built page), the files of SITE_FILES, and `page-N`
+    (with any ending, where its twin is `page-N.md`) where the index itself is split into pages (operations/).
+    Compared ignoring case, as a case-insensitive file system does."""
     slug = slug.lower()
-    return slug == "index" or (paged and _PAGE_N.fullmatch(slug) is not None)
-
-
+    stem = slug.split(".", maxsplit=1)[0]
+    return stem == "index" or slug in SITE_FILES or (paged and _PAGE_N.fullmatch(stem) is not None)

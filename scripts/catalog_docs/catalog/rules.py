@@ -260,7 +260,7 @@ def _name_problem(c: Catalogue, group: list[str], path: list[PathPart], what: st
                        f"{bad_name[0]} ({name!r})", bad_name[1])
     if reserved_slug(s, paged=False):
         return problem(c.service, node, [*path, i], "a name whose page URL is free (index names the folder's index "
-                       "page)", f"{name!r}", "rename it")
+                       "page, sitemap.xml and feed.xml files the site writes)", f"{name!r}", "rename it")
     if group[twin] != name:  # the same name twice is reported by _labels_once and _plan_names_once
         other = node_at(c.service.root, [*path, twin])
         return problem(c.service, node, [*path, i], f"a name that reads differently from every other {what}",
