@@ -84,10 +84,12 @@ def _values(fields: tuple[str, ...], before: dict[str, object], after: dict[str,
 # fields, so a field added to the model is carried without a change here. Left out, each for a reason:
 # the identity the record's place already names (a label's name, a plan entry's name, an area's or a
 # not-shown item's id), what is derived from other facts (slugs and keys, from names and paths), and what
-# other records carry (a label's plan entries; a plan entry's values; the service's areas).
+# other records carry (a label's plan entries; a plan entry's values; the service's areas), and where a thing
+# stands in its file (an entry's line: a source position, not a fact of the catalogue; moving an entry down a
+# line changes no fact).
 FACTS_LEFT_OUT: dict[type, tuple[str, ...]] = {
     Area: ("id",),
-    ListingEntry: ("slug", "key"),
+    ListingEntry: ("slug", "key", "line"),
     VersionLabel: ("label", "slug", "plans"),
     PlanEntry: ("name", "slug", "values"),
     NotShown: ("id",),
