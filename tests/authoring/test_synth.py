@@ -10,8 +10,9 @@ import pytest
 from catalog_docs import cli
 from catalog_docs.authoring.synth import NO_PATH_EVERY, SynthSpec, synth_files, write_synth
 from catalog_docs.catalog.validate import load_catalog
-from catalog_docs.site.pages import site_files
+from catalog_docs.site.pages import SOURCES_DIR, directory_urls_of, site_files
 from catalog_docs.site.render import render_pages
+from catalog_docs.site.twins import LLMS_FULL, twin_key
 
 
 @pytest.mark.parametrize(("operations", "versions", "plans", "seed"),
@@ -86,13 +87,20 @@ def test_one_changed_value_changes_exactly_the_pages_that_show_it(tmp_path: Path
     plan = next(ln.strip()[:-1] for ln in reversed(before) if ln.startswith("  ") and not ln.startswith("   "))
     label_slug = version.stem
     labels = [p.stem for p in sorted((catalog / "versions").glob("*.yaml"))]
-    # Exactly the pages that show this value (or a count it changes), and the three downloads.
-    assert changed == {
+    # Exactly the pages that show this value (or a count it changes), each page's Markdown twin and no other
+    # twin, llms-full.txt (which holds the twins), the operation's own feed, the three downloads and the edited
+    # file as published; no page that only names a line of listing.yaml (the listing did not change).
+    pages = {
         f"operations/{slug}.md", "operations/index.md", "matrix/index.md", f"versions/{label_slug}.md",
         f"plans/{plan.replace(' ', '-')}.md", f"compare/{labels[-2]}...{labels[-1]}.md", "compare/index.md",
-        "downloads/catalog.json", "downloads/lock-matrix.csv", "downloads/openapi.yaml",
         "sources/index.md",  # it counts each plan entry's values by position
-        "changelog/index.md", "feed.xml",  # the last label's changes, which now hold this one
+        "changelog/index.md",  # the last label's changes, which now hold this one
+    }
+    directory_urls = directory_urls_of(catalog.parent)
+    assert changed == pages | {twin_key(p, directory_urls) for p in pages} | {
+        LLMS_FULL, "feed.xml", f"operations/{slug}/feed.xml",
+        "downloads/catalog.json", "downloads/lock-matrix.csv", "downloads/openapi.yaml",
+        f"{SOURCES_DIR}/versions/{version.name}",
     }
 
 
