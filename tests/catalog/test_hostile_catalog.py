@@ -169,8 +169,22 @@ _INSPECT = """() => ({
       a.value.includes("pwned") && (a.name.startsWith("on") || /^\\s*javascript:/i.test(a.value))))
     .map(e => e.outerHTML.slice(0, 160)),
   scripts: Array.from(document.scripts).filter(s => s.textContent.includes("pwned")).length,
-  tables: Array.from(document.querySelectorAll("article table")).map(t =>
-    Array.from(t.rows).map(r => Array.from(r.cells).reduce((n, c) => n + c.colSpan, 0))),
+  // Each row's width as the browser lays out the grid: a cell spanning rows (rowSpan, kept within its row group)
+  // fills its columns in the rows below too.
+  tables: Array.from(document.querySelectorAll("article table")).map(t => {
+    const filled = Array.from(t.rows, () => []);
+    Array.from(t.rows).forEach((r, y) => {
+      const last = y - r.sectionRowIndex + r.parentElement.rows.length;
+      let x = 0;
+      for (const c of r.cells) {
+        while (filled[y][x]) x++;
+        for (let dy = y; dy < Math.min(y + Math.max(c.rowSpan, 1), last); dy++)
+          for (let dx = x; dx < x + c.colSpan; dx++) filled[dy][dx] = true;
+        x += c.colSpan;
+      }
+    });
+    return filled.map(row => row.filter(Boolean).length);
+  }),
   text: document.querySelector("article") ? document.querySelector("article").textContent : "",
   title: document.title,
 })"""

@@ -58,7 +58,9 @@ def test_every_table_link_resolves_without_directory_urls(tmp_path: Path) -> Non
                 if not (site / unquote(target.path).lstrip("/")).is_file():
                     broken.append(f"{path.relative_to(site)}: {a.attrs['href']}")
     assert checked > 100 and not broken, broken
-    assert (site / "operations" / "index.html").is_file() and not (site / "operations" / "fakeWidgetList").exists()
+    # Pages are files, not folders: the operation's folder holds only its feed and the sitemap beside it (twins.py)
+    assert (site / "operations" / "index.html").is_file() and (site / "operations" / "fakeWidgetList.html").is_file()
+    assert sorted(p.name for p in (site / "operations" / "fakeWidgetList").iterdir()) == ["feed.xml", "sitemap.xml"]
 
 
 def test_continuation_pages_stay_out_of_search_and_page_one_stays_in(tmp_path: Path) -> None:

@@ -123,6 +123,16 @@ def do_lock_cell(value: str) -> Markup:
     return Markup(_lock_cell(value))
 
 
+def do_headed_lock_cells(values: Any, headers: Any, row: str) -> Markup:
+    """`<td>` cells for a row of lock values under a two-row header, each naming its headers (`headers`: a
+    column's header ids, from value_headers; `row`: the id of the row's header cell)."""
+    out = []
+    for value, head in zip(values, headers, strict=True):
+        cell = _lock_cell(value)
+        out.append(f'<td headers="{head} {row}"{cell[3:]}')
+    return Markup("".join(out))
+
+
 def do_lock_cells(values: Any) -> Markup:
     """`<td>` cells for a row of lock values."""
     cells = _LOCK_CELL
@@ -159,9 +169,11 @@ def _op_anchor(title: str, slug: str, prefix: str, suffix: str) -> Markup:
     return Markup(f'<a href="{prefix}{_url(slug)}{suffix}">{md_escape(title)}</a>')
 
 
-def do_op_header(entry: ListingEntry, href: Href) -> Markup:
-    """A row's header cell: the operation, linked to its page."""
-    return Markup(f'<th scope="row">{do_op_anchor(entry, href)}</th>')
+def do_op_header(entry: ListingEntry, href: Href, cell_id: str = "") -> Markup:
+    """A row's header cell: the operation, linked to its page (with `cell_id` as its id when given: a table
+    with a two-row header names every data cell's headers by id)."""
+    ident = f' id="{cell_id}"' if cell_id else ""
+    return Markup(f'<th{ident} scope="row">{do_op_anchor(entry, href)}</th>')
 
 
 def do_path_header(entry: ListingEntry, href: Href) -> Markup:
@@ -183,27 +195,44 @@ def _colspan(n: int) -> str:
     return "" if n == 1 else f' colspan="{n}"'
 
 
-def do_value_head(columns: Any, href: Href, leading: Any) -> Markup:
-    """The header of a table with a column per (version label, plan entry): the `leading` columns' headers, then
-    each label over the plan entries it lists, in a second row, each linked to its page. One row when there are no
-    value columns. A label's header spans its plan entries (scope col: it heads each column it covers), so no
-    header reads `label · plan entry` squeezed into one narrow column."""
-    spans: list[tuple[Any, int]] = []  # (version label, how many of its plan entries have a column), in order
+def _spans(columns: Any) -> list[tuple[Any, int]]:
+    """(version label, how many of its plan entries have a column), in column order."""
+    spans: list[tuple[Any, int]] = []
     for column in columns:
         if spans and spans[-1][0] is column.version:
             spans[-1] = (column.version, spans[-1][1] + 1)
         else:
             spans.append((column.version, 1))
+    return spans
+
+
+def do_value_head(columns: Any, href: Href, leading: Any) -> Markup:
+    """The header of a table with a column per (version label, plan entry): the `leading` columns' headers, then
+    each label over the plan entries it lists, in a second row, each linked to its page. One row when there are no
+    value columns. A label's header spans its plan entries, so no header reads `label · plan entry` squeezed into
+    one narrow column. Every header has an id (`col-<n>` for a leading column, `col-v<n>` for a label, `col-p<n>`
+    for a plan entry) that the data cells name in their `headers` (value_headers): with two header rows, scope
+    alone does not tell every assistive technology (nor HTML_CodeSniffer, WCAG H43) which headers a cell has."""
+    spans = _spans(columns)
     rows = ' rowspan="2"' if spans else ""
-    first = "".join(f'<th scope="col"{rows}>{escape(name)}</th>' for name in leading)  # the template's own words
+    first = "".join(f'<th id="col-{i}" scope="col"{rows}>{escape(name)}</th>'  # the template's own words
+                    for i, name in enumerate(leading))
     first += "".join(
-        f'<th scope="col"{_colspan(n)}><a href="{href("versions/" + _url(v.slug) + ".md")}">'
-        f"{md_escape(v.label)}</a></th>" for v, n in spans)
+        f'<th id="col-v{k}" scope="col"{_colspan(n)}><a href="{href("versions/" + _url(v.slug) + ".md")}">'
+        f"{md_escape(v.label)}</a></th>" for k, (v, n) in enumerate(spans))
     if not spans:
         return Markup(f"<tr>{first}</tr>")
-    second = "".join(f'<th scope="col"><a href="{href(plan_page(c.plan.name))}">{md_escape(c.plan.name)}</a></th>'
-                     for c in columns)
+    second = "".join(f'<th id="col-p{j}" scope="col"><a href="{href(plan_page(c.plan.name))}">'
+                     f"{md_escape(c.plan.name)}</a></th>" for j, c in enumerate(columns))
     return Markup(f"<tr>{first}</tr>\n<tr>{second}</tr>")
+
+
+def do_value_headers(columns: Any, leading: int) -> list[Markup]:
+    """The header ids (value_head's) of each column, leading columns first: what a data cell's `headers` names
+    besides its row's header."""
+    heads = [f"col-{i}" for i in range(leading)]
+    labels = [k for k, (_version, n) in enumerate(_spans(columns)) for _ in range(n)]
+    return [Markup(h) for h in (*heads, *(f"col-v{k} col-p{j}" for j, k in enumerate(labels)))]
 
 
 def do_change_words(change: Any, from_label: str) -> Markup:
@@ -245,6 +274,8 @@ FILTERS = {
     "path_header": do_path_header,
     "unchanged_rows": do_unchanged_rows,
     "value_head": do_value_head,
+    "value_headers": do_value_headers,
+    "headed_lock_cells": do_headed_lock_cells,
     "change_words": do_change_words,
     "plan_page": plan_page,
 }
