@@ -85,8 +85,23 @@ def engine_files(texts: Mapping[str, str], docs: Path, directory_urls: bool,
     hand = hand_written(docs)
     refuse_collisions(dict(texts), [rel for rel in hand.files if rel not in EXCLUDED], directory_urls, own=own)
     files = {rel: read_hand_written(path, f"docs/{rel}") for rel, path in hand.files.items()}
-    files.update((rel, text.encode("utf-8")) for rel, text in texts.items())
+    files.update((rel, _for_zensical_search(rel, text).encode("utf-8")) for rel, text in texts.items())
     return files
+
+
+_SEARCH_OFF = "search:\n  exclude: true\n"
+
+
+def _for_zensical_search(rel: str, text: str) -> str:
+    """A comparison page left out of Zensical's search (its documented `search: exclude` front matter): Zensical
+    has no boost, and a comparison, titled with both labels, came before a label's own page in a search for the
+    label. Comparisons stay one link from each label's page, the compare index (searched) and the changelog."""
+    if not rel.startswith("compare/") or rel == "compare/index.md" or not text.startswith("---\n"):
+        return text
+    end = text.find("\n---\n", 3)
+    if end < 0 or "\nsearch:\n" in text[3:end + 1]:
+        return text
+    return "---\n" + _SEARCH_OFF + text[4:]
 
 
 def _engine_env(folder: EngineFolder) -> dict[str, str]:
