@@ -44,7 +44,7 @@ SHOWN_ON = {
     "area fake-gadgets": "operations/",
     "area fake-widgets": "",
     "topic fake-resources": "not-shown/",
-    "detail fake-payload": "operations/fakeRefundSend/",
+    "detail fake-payload": "not-shown/",  # an operation page names its topics; the register holds the details
     "title": "versions/FAKE-1.1/",
     "column": "versions/FAKE-1.1/",
 }
