@@ -79,14 +79,17 @@ def test_a_line_of_backticks_inside_cannot_close_the_fence(site_markdown: markdo
 def test_every_table_of_every_page_is_fenced() -> None:
     pages = render_pages(load_catalog(FIXTURE_CATALOG))
     fence = re.compile(rf"^```{FENCE}\n.*?^```$", re.MULTILINE | re.DOTALL)
-    tables = 0
+    kinds_with_tables = set()
     for name, text in pages.items():
         if not name.endswith(".md"):
             continue
         outside = fence.sub("", text)
         assert "<table" not in outside, f"{name}: a table outside a {FENCE} fence"
-        tables += text.count("<table")
-    assert tables > 50  # the fixture site has tables on every page type
+        if "<table" in text:
+            kinds_with_tables.add("home" if name == "index.md" else name.removesuffix(".md").split("/")[0])
+    # the check above is not empty: every page type that draws lock values holds tables (the register and the
+    # Sources page are lists)
+    assert kinds_with_tables == {"home", "legend", "matrix", "operations", "versions", "plans", "compare"}
 
 
 def _lifted(md: markdown.Markdown, text: str) -> str:
