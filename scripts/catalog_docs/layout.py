@@ -61,3 +61,17 @@ def address_problem(url: str) -> str | None:
     if not _PATH.fullmatch(parts.path):
         return "its path holds a character other than letters, digits, - . _ ~ / and %XX escapes"
     return None
+
+
+def checked_address(url: str, given: str, expected: str, after: str = "") -> str:
+    """`url` as given when it is a plain http(s) address (address_problem), the one check of an address every
+    command makes; else raises CatalogDocsError in one line: `given` (where it came from), what was `expected`,
+    the address as found (shown for a terminal, cut at 80 characters) and why, then `after`."""
+    problem = address_problem(url)
+    if problem is None:
+        return url
+    from catalog_docs.errors import CatalogDocsError  # here: this module stays light (standard library only)
+    from catalog_docs.escape import for_terminal
+
+    shown = for_terminal(url if len(url) <= 80 else url[:77] + "...")
+    raise CatalogDocsError(f"{given}: expected {expected}, found '{shown}': {problem}{after}")

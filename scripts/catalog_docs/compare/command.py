@@ -17,8 +17,7 @@ from catalog_docs.compare.changes import Change, Comparison, compare_catalogs, c
 from catalog_docs.compare.formats import COMMENT_BUDGET, COMMENT_LIMIT, Notes, format_comparison
 from catalog_docs.compare.gate import Acknowledgement, DraftLabel, Review, load_acknowledgements, parse_fail_on, review
 from catalog_docs.errors import CatalogDocsError
-from catalog_docs.escape import for_terminal
-from catalog_docs.layout import address_problem
+from catalog_docs.layout import checked_address
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,10 +67,7 @@ def site_base(url: str | None) -> str | None:
     is refused)."""
     if not url:
         return None
-    problem = address_problem(url)
-    if problem is not None:
-        raise CatalogDocsError(f"--site-url: expected an http(s) address of the published site, found "
-                               f"'{for_terminal(url[:80])}': {problem}")
+    url = checked_address(url, "--site-url", "an http(s) address of the published site")
     return url if url.endswith("/") else url + "/"
 
 

@@ -28,9 +28,7 @@ from markupsafe import escape
 from catalog_docs.catalog.model import Catalog, ListingEntry, VersionLabel
 from catalog_docs.compare.changes import Change
 from catalog_docs.compare.formats import SummaryRow
-from catalog_docs.errors import CatalogDocsError
-from catalog_docs.escape import for_terminal
-from catalog_docs.layout import SITE_URL_ENV, address_problem
+from catalog_docs.layout import SITE_URL_ENV, checked_address
 from catalog_docs.site.history import Added, LabelHistory
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -95,11 +93,8 @@ def site_address(url: str | None, given: str = f"${SITE_URL_ENV}") -> str | None
     every page's canonical link, the sitemap and the feed."""
     if not url:
         return None
-    problem = address_problem(url)
-    if problem is not None:
-        shown = for_terminal(url if len(url) <= 80 else url[:77] + "...")
-        raise CatalogDocsError(f"{given}: expected a plain http(s) address such as https://docs.example.org/, found "
-                               f"'{shown}': {problem} (nothing was built)")
+    url = checked_address(url, given, "a plain http(s) address such as https://docs.example.org/",
+                          " (nothing was built)")
     return url if url.endswith("/") else url + "/"
 
 
@@ -153,36 +148,59 @@ def atom_feed(catalog: Catalog, entries: Sequence[ChangelogEntry], history: Labe
               base: str | None = None) -> str:
     """The feed document (entries in the order given: newest first); `changelog_href`: the changelog page,
     relative to the feed; `base`: the site's address, ending in '/' (None: links stay relative)."""
+    feed = _feed(catalog, ("version labels",), f"{catalog.service.name}: version labels",
+                 "Each version label of the catalogue with its changes against the label before it.",
+                 [e.version for e in entries], history, (_url(base, FEED_PATH), _url(base, changelog_href)))
+    for entry in entries:
+        _entry(feed, history, entry.version, entry_id=_id(catalog, "version label", entry.version.label),
+               title=f"Version label {entry.version.label}",
+               href=_url(base, entry.compare_href or entry.version_href), content=summary_html(entry, base))
+    return _document(feed)
+
+
+def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
+    element = ET.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
+    element.text = text
+    return element
+
+
+def _feed(catalog: Catalog, about: tuple[str, ...], title: str, subtitle: str, labels: Sequence[VersionLabel],
+          history: LabelHistory, links: tuple[str, str]) -> ET.Element:
+    """A feed's element with everything before its entries: its id (from what it is `about`), title, subtitle,
+    date (the latest of its `labels`' dates, or the build's without one), author, generator, and `links` (its
+    own address and its page's)."""
     ET.register_namespace("", ATOM)
-
-    def sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
-        element = ET.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
-        element.text = text
-        return element
-
     # The feed's own words are English (the catalogue's names are names); the site's pages say the same (lang="en").
     feed = ET.Element(f"{{{ATOM}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang": "en"})
-    sub(feed, "id", _id(catalog, "version labels"))
-    sub(feed, "title", f"{catalog.service.name}: version labels")
-    sub(feed, "subtitle", "Each version label of the catalogue with its changes against the label before it.")
-    dates = [history.changed_on(e.version.slug) for e in entries] or [history.build.when]
-    sub(feed, "updated", _time(max(dates)))
-    author = sub(feed, "author")
-    sub(author, "name", f"The {catalog.service.name} catalogue")
-    sub(feed, "generator", "catalog-docs")
-    sub(feed, "link", rel="self", type="application/atom+xml", href=_url(base, FEED_PATH))
-    sub(feed, "link", rel="alternate", type="text/html", href=_url(base, changelog_href))
-    for entry in entries:
-        item = sub(feed, "entry")
-        sub(item, "id", _id(catalog, "version label", entry.version.label))
-        sub(item, "title", f"Version label {entry.version.label}")
-        added = history.added.get(entry.version.slug)
-        if added is not None:
-            sub(item, "published", _time(added.when))
-        changed = history.changed_on(entry.version.slug)
-        sub(item, "updated", _time(max(changed, added.when) if added is not None else changed))
-        sub(item, "link", rel="alternate", type="text/html", href=_url(base, entry.compare_href or entry.version_href))
-        sub(item, "content", summary_html(entry, base), type="html")
+    _sub(feed, "id", _id(catalog, *about))
+    _sub(feed, "title", title)
+    _sub(feed, "subtitle", subtitle)
+    dates = [history.changed_on(v.slug) for v in labels] or [history.build.when]
+    _sub(feed, "updated", _time(max(dates)))
+    author = _sub(feed, "author")
+    _sub(author, "name", f"The {catalog.service.name} catalogue")
+    _sub(feed, "generator", "catalog-docs")
+    _sub(feed, "link", rel="self", type="application/atom+xml", href=links[0])
+    _sub(feed, "link", rel="alternate", type="text/html", href=links[1])
+    return feed
+
+
+def _entry(feed: ET.Element, history: LabelHistory, version: VersionLabel, *, entry_id: str, title: str,
+           href: str, content: str) -> None:
+    """An entry about one version label, dated from git (see the module's doc): `href` its page, `content` HTML."""
+    node = _sub(feed, "entry")
+    _sub(node, "id", entry_id)
+    _sub(node, "title", title)
+    added = history.added.get(version.slug)
+    if added is not None:
+        _sub(node, "published", _time(added.when))
+    changed = history.changed_on(version.slug)
+    _sub(node, "updated", _time(max(changed, added.when) if added is not None else changed))
+    _sub(node, "link", rel="alternate", type="text/html", href=href)
+    _sub(node, "content", content, type="html")
+
+
+def _document(feed: ET.Element) -> str:
     ET.indent(feed)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"
 
@@ -201,12 +219,6 @@ class OperationEntry:
     compare_href: str | None
     """The comparison page, from the site's root; None for the first label."""
     version_href: str
-
-
-def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> ET.Element:
-    element = ET.SubElement(parent, f"{{{ATOM}}}{tag}", attrs)
-    element.text = text
-    return element
 
 
 def _change_html(change: Change, href: str | None, previous: str) -> str:
@@ -245,32 +257,15 @@ def operation_feed(catalog: Catalog, entry: ListingEntry, items: Sequence[Operat
     """The Atom feed of one operation (`items`: newest first); `paths`: the feed's and the operation page's paths
     from the site's root. Its ids name the service, the operation (by the key its version files use) and the
     label: the same in every build, and a new label adds an entry without touching the others."""
-    ET.register_namespace("", ATOM)
     feed_path, page_href = paths
     title = f"{entry.method} {entry.title}"
-    feed = ET.Element(f"{{{ATOM}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang": "en"})
-    _sub(feed, "id", _id(catalog, "operation", entry.key))
-    _sub(feed, "title", f"{catalog.service.name}: {title}")
-    _sub(feed, "subtitle", f"The version labels that changed the lock values of {title} or which plan entries "
-                           "list them.")
-    dates = [history.changed_on(i.version.slug) for i in items] or [history.build.when]
-    _sub(feed, "updated", _time(max(dates)))
-    author = _sub(feed, "author")
-    _sub(author, "name", f"The {catalog.service.name} catalogue")
-    _sub(feed, "generator", "catalog-docs")
-    _sub(feed, "link", rel="self", type="application/atom+xml", href=_url(base, feed_path))
-    _sub(feed, "link", rel="alternate", type="text/html", href=_url(base, page_href))
+    feed = _feed(catalog, ("operation", entry.key), f"{catalog.service.name}: {title}",
+                 f"The version labels that changed the lock values of {title} or which plan entries list them.",
+                 [i.version for i in items], history, (_url(base, feed_path), _url(base, page_href)))
     for item in items:
-        node = _sub(feed, "entry")
-        _sub(node, "id", _id(catalog, "operation", entry.key, "version label", item.version.label))
-        _sub(node, "title", f"{title} under version label {item.version.label}")
-        added = history.added.get(item.version.slug)
-        if added is not None:
-            _sub(node, "published", _time(added.when))
-        changed = history.changed_on(item.version.slug)
-        _sub(node, "updated", _time(max(changed, added.when) if added is not None else changed))
-        _sub(node, "link", rel="alternate", type="text/html",
-             href=_url(base, item.compare_href or item.version_href))
-        _sub(node, "content", operation_entry_html(item, title, base), type="html")
-    ET.indent(feed)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(feed, encoding="unicode") + "\n"
+        _entry(feed, history, item.version,
+               entry_id=_id(catalog, "operation", entry.key, "version label", item.version.label),
+               title=f"{title} under version label {item.version.label}",
+               href=_url(base, item.compare_href or item.version_href),
+               content=operation_entry_html(item, title, base))
+    return _document(feed)

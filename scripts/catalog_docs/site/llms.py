@@ -9,7 +9,7 @@ written into the build's spill folder as they come when there is one (site/rende
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from catalog_docs.catalog.model import Catalog
 from catalog_docs.escape import md_text
@@ -22,6 +22,17 @@ LIST_MAX = 50
 
 def _item(links: Links, title: str, page: str, note: str) -> str:
     return f"- [{md_text(title)}]({links.twin(page)}): {note}"
+
+
+def _each(links: Links, pages: Sequence[tuple[str, str]], note: str) -> list[str]:
+    """A link to each page ((title, page) each, all with one `note`); none beyond LIST_MAX, where the section's
+    index links them."""
+    return [_item(links, title, page, note) for title, page in pages] if len(pages) <= LIST_MAX else []
+
+
+def _section(title: str, *lines: str) -> list[str]:
+    """An H2 section of link lines, then a blank line."""
+    return [f"## {title}", "", *lines, ""]
 
 
 def llms_txt(catalog: Catalog, links: Links, *, history: bool) -> str:
@@ -39,39 +50,32 @@ def llms_txt(catalog: Catalog, links: Links, *, history: bool) -> str:
         "published, *not listed* where a label does not list a plan entry, and *not shown* where the source does "
         f"not show something, with the section that says so (the register lists each: {topics}{more}). An "
         "operation's area is guessed from its name and marked *inferred*.", "",
-        "## Operations", "",
-        _item(links, "Operations", "operations/index.md", "every listing entry with method, path, inferred area, "
-              "version marker and its value under each label and plan entry; each links its own page"),
-        "",
-        "## Version labels", "",
-        _item(links, "Version labels", "versions/index.md", "the labels in source order and the plan entries each "
-              "lists"),
-        *([_item(links, f"Version label {v.label}", f"versions/{v.slug}.md", "its plan table, one value per "
-                 "listing entry and plan entry") for v in catalog.versions] if n_labels <= LIST_MAX else []),
-        "",
-        "## Plan entries", "",
-        _item(links, "Plan entries", "plans/index.md", "each plan entry and the labels that list it"),
-        *([_item(links, f"Plan entry {name}", f"plans/{name.replace(' ', '-')}.md", "its values under every label")
-           for name in catalog.plan_names] if n_plans <= LIST_MAX else []),
-        "",
-        "## Comparisons", "",
-        _item(links, "Compare version labels", "compare/index.md", "what changed between consecutive labels, "
-              "each comparison linked"),
-        "",
-        "## Not shown", "",
-        _item(links, "Not shown in the source", "not-shown/index.md", "everything the source does not show, with "
-              "its section"),
-        _item(links, "Sources", "sources/index.md", "every fact of the catalogue, grouped by the source section "
-              "it comes from"),
-        _item(links, "Legend", "legend.md", "how values, not listed, not shown and inferred read"),
-        "",
-        "## Downloads", "",
-        f"- [catalog.json]({links.file('downloads/catalog.json')}): the whole catalogue as JSON, with its schema "
-        f"([catalog.schema.json]({links.file('downloads/catalog.schema.json')}))",
-        f"- [lock-matrix.csv]({links.file('downloads/lock-matrix.csv')}): one row per listing entry, one column "
-        "per version label and plan entry",
-        f"- [openapi.yaml]({links.file('downloads/openapi.yaml')}): the paths as an OpenAPI 3.1 document",
-        "",
+        *_section("Operations", _item(links, "Operations", "operations/index.md", "every listing entry with method, "
+                  "path, inferred area, version marker and its value under each label and plan entry; each links its "
+                  "own page")),
+        *_section("Version labels",
+                  _item(links, "Version labels", "versions/index.md", "the labels in source order and the plan "
+                        "entries each lists"),
+                  *_each(links, [(f"Version label {v.label}", f"versions/{v.slug}.md") for v in catalog.versions],
+                         "its plan table, one value per listing entry and plan entry")),
+        *_section("Plan entries",
+                  _item(links, "Plan entries", "plans/index.md", "each plan entry and the labels that list it"),
+                  *_each(links, [(f"Plan entry {name}", f"plans/{name.replace(' ', '-')}.md")
+                                 for name in catalog.plan_names], "its values under every label")),
+        *_section("Comparisons", _item(links, "Compare version labels", "compare/index.md", "what changed between "
+                  "consecutive labels, each comparison linked")),
+        *_section("Not shown",
+                  _item(links, "Not shown in the source", "not-shown/index.md", "everything the source does not "
+                        "show, with its section"),
+                  _item(links, "Sources", "sources/index.md", "every fact of the catalogue, grouped by the source "
+                        "section it comes from"),
+                  _item(links, "Legend", "legend.md", "how values, not listed, not shown and inferred read")),
+        *_section("Downloads",
+                  f"- [catalog.json]({links.file('downloads/catalog.json')}): the whole catalogue as JSON, with its "
+                  f"schema ([catalog.schema.json]({links.file('downloads/catalog.schema.json')}))",
+                  f"- [lock-matrix.csv]({links.file('downloads/lock-matrix.csv')}): one row per listing entry, one "
+                  "column per version label and plan entry",
+                  f"- [openapi.yaml]({links.file('downloads/openapi.yaml')}): the paths as an OpenAPI 3.1 document"),
         "## Optional", "",
         _item(links, "Lock matrix", "matrix/index.md", "every value side by side"),
     ]

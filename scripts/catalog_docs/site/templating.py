@@ -13,9 +13,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from catalog_docs.catalog.model import Catalog, ListingEntry, NotShown
-from catalog_docs.errors import CatalogDocsError
 from catalog_docs.escape import do_url, finalize, front_matter, md_escape
-from catalog_docs.layout import address_problem
+from catalog_docs.layout import checked_address
 from catalog_docs.site.fences import html_block
 from catalog_docs.site.provenance import citation_parts, section_anchor
 from catalog_docs.site.tables import FILTERS as TABLE_FILTERS
@@ -112,10 +111,7 @@ def do_repository() -> Markup | None:
     url = os.environ.get(REPO_URL_ENV)
     if not url:
         return None
-    problem = address_problem(url)
-    if problem is not None:
-        raise CatalogDocsError(f"${REPO_URL_ENV}: expected a plain http(s) address such as "
-                               f"https://github.com/owner/repo, found {url[:80]!r}: {problem}")
+    checked_address(url, f"${REPO_URL_ENV}", "a plain http(s) address such as https://github.com/owner/repo")
     return Markup(quote(url.rstrip("/"), safe=":/%@~+,;=!$&*"))
 
 
