@@ -6,12 +6,17 @@ Two pieces hold it, neither of which runs the suite again:
   every other test runs on fixture catalogues and cannot notice an edit of catalog/;
 - this file makes the edits a catalogue maintainer makes every day (a version label added with
   `catalog-docs new-label`, as the README says, and one lock value changed) in a fresh copy of the project, and
-  runs the marked tests there (a few dozen) in a nested pytest, beside the same selection on an unedited copy.
+  runs the marked tests there (a few dozen) in a nested pytest.
 
-An edit is judged by what it changes: a test that passed on the unedited copy and fails on the edited one must
-be a source-facts test, and the source-facts tests named below must fail saying, in a reviewer's words, how
-the catalogue now differs from the source. Tests that already failed before the edit (the real catalogue may
-already depart from the source, a label it does not show yet added) are not the edit's doing.
+An edit is judged by what it changes: the edited copy must collect the marked tests an unedited copy collects,
+a test that passed on the unedited copy and fails on the edited one must be a source-facts test, and the
+source-facts tests named below must fail saying, in a reviewer's words, how the catalogue now differs from the
+source. Tests that already failed before the edit (the real catalogue may already depart from the source, a label
+it does not show yet added) are not the edit's doing. Only the tests that did not pass on the edited copy need
+their unedited outcome, and only those that are not source-facts tests (a source-facts test may fail after a
+legitimate edit whatever it did before): the unedited copy runs just them, usually none. (The suite itself runs
+every marked test on the unedited project; running them all a second time here, on a copy, would tell nothing
+more.)
 """
 
 from __future__ import annotations
@@ -48,22 +53,31 @@ class Outcome:
         return {t for t, o in self.outcomes.items() if o == outcome}
 
 
-def _test_id(case: ET.Element) -> str:
-    """The pytest node id of a JUnit test case (classname tests.test_x, name test_y[param])."""
+NOTHING_RUN = Outcome(outcomes={}, messages={}, returncode=0, output="(no test needed running on the unedited copy)")
+
+
+def _test_id(case: ET.Element, project: Path) -> str:
+    """The pytest node id of a JUnit test case (classname tests.site.test_x, or tests.site.test_x.TestClass for a
+    test in a class; name test_y[param]): the module is the longest dotted prefix that is a file of the project."""
+    parts = case.attrib["classname"].split(".")
+    for end in range(len(parts), 0, -1):
+        module = "/".join(parts[:end]) + ".py"
+        if (project / module).is_file():
+            return "::".join([module, *parts[end:], case.attrib["name"]])
     return case.attrib["classname"].replace(".", "/") + ".py::" + case.attrib["name"]
 
 
-def start_nested(project: Path, report: Path, files: list[str]) -> subprocess.Popen[str]:
-    """Start the marked tests of `files` in a project copy; `finish_nested` waits for them. The copies run side by
-    side."""
+def start_nested(project: Path, report: Path, selection: list[str]) -> subprocess.Popen[str]:
+    """Start the marked tests of `selection` (files or test ids) in a project copy; `finish_nested` waits for
+    them."""
     # Its own temporary folder: pytest's shared numbered folders are pruned by whichever run starts last.
     cmd = [sys.executable, "-m", "pytest", *NESTED_ARGS, "--junitxml", str(report),
-           "--basetemp", str(report.parent / "tmp"), *files]
+           "--basetemp", str(report.parent / "tmp"), *selection]
     return subprocess.Popen(cmd, cwd=project, env=copy_env(project), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
 
 
-def finish_nested(run: subprocess.Popen[str], report: Path) -> Outcome:
+def finish_nested(run: subprocess.Popen[str], report: Path, project: Path) -> Outcome:
     try:
         output, _ = run.communicate(timeout=600)
     finally:
@@ -74,7 +88,7 @@ def finish_nested(run: subprocess.Popen[str], report: Path) -> Outcome:
     outcomes: dict[str, str] = {}
     messages: dict[str, str] = {}
     for case in ET.parse(report).getroot().iter("testcase"):
-        tid = _test_id(case)
+        tid = _test_id(case, project)
         found = [child for child in case if child.tag in ("failure", "error", "skipped")]
         outcomes[tid] = found[0].tag if found else "passed"
         if found:
@@ -82,16 +96,40 @@ def finish_nested(run: subprocess.Popen[str], report: Path) -> Outcome:
     return Outcome(outcomes=outcomes, messages=messages, returncode=run.returncode, output=output[-6000:])
 
 
-def assert_only_source_facts_change(before: Outcome, after: Outcome, failing: dict[str, list[str]]) -> None:
-    """The edit left every marked test as it was, except source-facts tests that now fail; the tests in
-    `failing` fail after it, each saying what it should."""
-    assert set(after.outcomes) == set(before.outcomes), (
+def collect_nested(project: Path, folder: Path, files: list[str]) -> set[str]:
+    """The ids of the marked tests of `files` that a project copy collects (none runs)."""
+    cmd = [sys.executable, "-m", "pytest", *NESTED_ARGS, "--collect-only", "--basetemp", str(folder / "tmp"),
+           *files]
+    done = subprocess.run(cmd, cwd=project, env=copy_env(project), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"the nested pytest could not collect the marked tests:\n{done.stdout[-6000:]}" \
+        f"{done.stderr[-3000:]}"
+    listed = done.stdout.split("\n\n", 1)[0]  # with -q: the ids, one a line; then a blank line and the count
+    return {line for line in listed.splitlines() if "::" in line}
+
+
+def rerun_on_unedited(after: Outcome, collected: set[str]) -> list[str]:
+    """The tests whose outcome on the unedited copy the verdict needs: those of the selection that did not pass
+    on the edited copy, less the source-facts tests (which may fail after a legitimate edit whatever they did
+    before)."""
+    return sorted(t for t, o in after.outcomes.items()
+                  if o != "passed" and t in collected and not t.startswith(SOURCE_FACTS))
+
+
+def assert_only_source_facts_change(collected: set[str], before: Outcome, after: Outcome,
+                                    failing: dict[str, list[str]]) -> None:
+    """The edit left the marked selection as an unedited copy collects it (`collected`) and every marked test as
+    it was, except source-facts tests that now fail; the tests in `failing` fail after it, each saying what it
+    should. `before` holds the unedited copy's outcomes of the tests `rerun_on_unedited` names."""
+    assert set(after.outcomes) == collected, (
         f"the edited copy collected other tests than the unedited one: missing "
-        f"{sorted(set(before.outcomes) - set(after.outcomes))[:20]}, extra "
-        f"{sorted(set(after.outcomes) - set(before.outcomes))[:20]}")
-    assert before.outcomes, "the marked selection collected nothing"
-    broken = sorted(t for t, o in after.outcomes.items() if before.outcomes[t] == "passed" and o != "passed")
-    elsewhere = [t for t in broken if not t.startswith(SOURCE_FACTS)]
+        f"{sorted(collected - set(after.outcomes))[:20]}, extra "
+        f"{sorted(set(after.outcomes) - collected)[:20]}")
+    assert collected, "the marked selection collected nothing"
+    rerun = rerun_on_unedited(after, collected)
+    unknown = [t for t in rerun if t not in before.outcomes]
+    assert not unknown, f"these did not pass on the edited copy and were not run on the unedited one: {unknown}\n" \
+        f"{before.output}"
+    elsewhere = [t for t in rerun if before.outcomes[t] == "passed"]
     assert not elsewhere, "only source-facts tests may break after a legitimate catalogue edit; these did too:\n" + \
         "\n".join(f"{t} ({after.outcomes[t]}): {after.messages.get(t, '')[:1500]}" for t in elsewhere)
     assert all(t.startswith(SOURCE_FACTS) for t in failing)
@@ -153,8 +191,8 @@ def change_a_value(project: Path) -> dict[str, list[str]]:
 
 
 def everyday_edits(project: Path) -> dict[str, list[str]]:
-    """Both edits in one copy: each shows in its own source-facts tests and sentences, and a third nested run
-    would cost as much as the other two (a build of the real site, the README's examples, a browser)."""
+    """Both edits in one copy: each shows in its own source-facts tests and sentences, and a second edited copy
+    would cost as much as the first (a build of the real site, the README's examples, a browser)."""
     return {**add_a_label(project), **change_a_value(project)}
 
 
@@ -165,33 +203,47 @@ def marked_files(tests: Path) -> list[str]:
                   if "real_catalog" in p.read_text(encoding="utf-8") and p.relative_to(tests.parent).as_posix() != THIS)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Runs:
+    """What the nested runs found: the marked tests an unedited copy collects, the outcomes on the unedited copy of
+    those `rerun_on_unedited` names, every outcome on the edited copy, and what its edits must fail."""
+
+    collected: set[str]
+    before: Outcome
+    after: Outcome
+    failing: dict[str, list[str]]
+
+
 @pytest.fixture(scope="module")
-def nested(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Outcome, dict[str, list[str]]]]:
-    """The marked tests on an unedited copy ("unedited") and on an edited one ("edited"), side by side."""
+def nested(tmp_path_factory: pytest.TempPathFactory) -> Runs:
+    """The marked tests run on an edited copy; an unedited copy collects them meanwhile, and runs those the
+    verdict needs its outcome of (usually none)."""
     files = marked_files(Path(__file__).resolve().parents[1])
-    edits: dict[str, object] = {"unedited": None, "edited": everyday_edits}
-    started = {}
-    for name, edit in edits.items():
-        folder = tmp_path_factory.mktemp(name)
-        project = clone_project(folder / "project")
-        failing = edit(project) if callable(edit) else {}
-        started[name] = (start_nested(project, folder / "report.xml", files), folder / "report.xml", failing)
-    return {name: (finish_nested(run, report), failing) for name, (run, report, failing) in started.items()}
+    edited_folder, unedited_folder = tmp_path_factory.mktemp("edited"), tmp_path_factory.mktemp("unedited")
+    edited = clone_project(edited_folder / "project")
+    failing = everyday_edits(edited)
+    run = start_nested(edited, edited_folder / "report.xml", files)
+    unedited = clone_project(unedited_folder / "project")
+    collected = collect_nested(unedited, unedited_folder, files)
+    after = finish_nested(run, edited_folder / "report.xml", edited)
+    rerun = rerun_on_unedited(after, collected)
+    before = NOTHING_RUN
+    if rerun:
+        report = unedited_folder / "report.xml"
+        before = finish_nested(start_nested(unedited, report, rerun), report, unedited)
+    return Runs(collected=collected, before=before, after=after, failing=failing)
 
 
 @pytest.mark.site
 @pytest.mark.real_catalog  # it copies the project, catalog/ included
-def test_a_legitimate_edit_fails_only_the_source_facts(nested: dict[str, tuple[Outcome, dict[str, list[str]]]]
-                                                       ) -> None:
-    before, _ = nested["unedited"]
-    after, failing = nested["edited"]
-    assert len(failing) == 3  # the label's two source-facts tests and the value's one
-    assert not before.ids("error"), f"the unedited copy's marked tests had errors:\n{before.output}"
-    files = {t.split("::", 1)[0] for t in before.outcomes}
+def test_a_legitimate_edit_fails_only_the_source_facts(nested: Runs) -> None:
+    assert len(nested.failing) == 3  # the label's two source-facts tests and the value's one
+    assert not nested.before.ids("error"), f"marked tests had errors on the unedited copy:\n{nested.before.output}"
+    files = {t.split("::", 1)[0] for t in nested.collected}
     for must in ("tests/catalog/test_source_facts.py", "tests/site/test_real_catalog_builds.py",
                  "tests/project/test_readme_examples.py"):
         assert must in files, f"{must} is not in the marked selection"
-    assert_only_source_facts_change(before, after, failing)
+    assert_only_source_facts_change(nested.collected, nested.before, nested.after, nested.failing)
 
 
 # --- the checker above fails when it should (so the tests above cannot pass vacuously) ----------------
@@ -214,6 +266,16 @@ def _outcome(**outcomes: str) -> Outcome:
 CLEAN = _outcome(sf="passed")
 
 
+def _check(before: Outcome, after: Outcome, failing: dict[str, list[str]]) -> None:
+    """The checker, told what the fixture learns of an unedited copy whose marked tests do `before`: the tests it
+    collects, and the outcomes of those the fixture runs there."""
+    collected = set(before.outcomes)
+    rerun = rerun_on_unedited(after, collected)
+    ran = Outcome(outcomes={t: before.outcomes[t] for t in rerun},
+                  messages={t: before.messages[t] for t in rerun if t in before.messages}, returncode=0, output="")
+    assert_only_source_facts_change(collected, ran, after, failing)
+
+
 @pytest.mark.parametrize(("before", "after", "failing"), [
     (CLEAN, _outcome(other="failure"), _SAYS),  # another test broke too
     (CLEAN, _outcome(other="error"), _SAYS),  # ...or errored
@@ -225,7 +287,23 @@ CLEAN = _outcome(sf="passed")
 ], ids=["other-failure", "other-error", "skip", "not-noticed", "collected-more", "collected-fewer", "wrong-words"])
 def test_the_checker_refuses(before: Outcome, after: Outcome, failing: dict[str, list[str]]) -> None:
     with pytest.raises(AssertionError):
-        assert_only_source_facts_change(before, after, failing)
+        _check(before, after, failing)
+
+
+def test_the_checker_refuses_a_verdict_without_the_unedited_outcome() -> None:
+    """A test that did not pass on the edited copy, and whose outcome on the unedited one is unknown, is not taken
+    as one that already failed."""
+    after = _outcome(other="failure")
+    with pytest.raises(AssertionError, match="not run on the unedited one"):
+        assert_only_source_facts_change(set(after.outcomes), NOTHING_RUN, after, _SAYS)
+
+
+def test_the_unedited_copy_runs_only_what_did_not_pass_on_the_edited_one_less_the_source_facts() -> None:
+    newer = "tests/project/test_readme_examples.py::test_newer"
+    after = _outcome(sf2="error", other="skipped", newer="failure", newest="passed")
+    assert rerun_on_unedited(after, set(after.outcomes)) == [newer, _OTHER]
+    assert rerun_on_unedited(after, set(after.outcomes) - {newer}) == [_OTHER]  # not collected there: refused above
+    assert rerun_on_unedited(_outcome(), set(_outcome().outcomes)) == []
 
 
 @pytest.mark.parametrize("before", [CLEAN, _outcome(sf2="failure", sf="passed"),
@@ -234,4 +312,4 @@ def test_the_checker_refuses(before: Outcome, after: Outcome, failing: dict[str,
 def test_the_checker_accepts_exactly_the_expected_change(before: Outcome) -> None:
     """What failed before the edit (the real catalogue already departing from the source) is not the edit's."""
     after = _outcome(sf2=before.outcomes[_SF2], other=before.outcomes[_OTHER])
-    assert_only_source_facts_change(before, after, _SAYS)
+    _check(before, after, _SAYS)
