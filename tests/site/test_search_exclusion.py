@@ -1,6 +1,7 @@
 """Which pages the theme's search indexes: every page but the continuation pages of a split table, however large
 the table (the search reads a table page's prose alone: tests/site/test_search_view.py); a label's and a plan
-entry's own page rank before the pages that mention them."""
+entry's own page rank before the pages that mention them: by their boost in Material's search, and in a search
+without a boost (Zensical's) because the comparisons, titled with two labels, are left out of it."""
 
 from __future__ import annotations
 
@@ -24,6 +25,20 @@ def test_a_small_catalogues_table_pages_are_indexed() -> None:
     pages = render_pages(load_catalog(FIXTURE_CATALOG))
     for path in (*TABLE_PAGES, "plans/PLAN-A.md"):
         assert EXCLUDED not in _front(pages[path]), path
+
+
+def test_a_search_without_a_boost_leaves_the_comparisons_out_and_only_them() -> None:
+    catalog = load_catalog(FIXTURE_CATALOG)
+    boosted, plain = render_pages(catalog), render_pages(catalog, search_boost=False)
+    assert boosted.keys() == plain.keys()
+    comparisons = [p for p in plain if p.startswith("compare/") and p.endswith(".md") and p != "compare/index.md"]
+    assert comparisons
+    for path, text in plain.items():
+        if path in comparisons:
+            assert EXCLUDED in _front(text) and EXCLUDED not in _front(boosted[path]), path
+            assert text.replace(EXCLUDED, "", 1) == boosted[path], path  # the front matter says it; nothing else
+        else:
+            assert text == boosted[path], path
 
 
 @pytest.fixture(scope="module")

@@ -29,17 +29,18 @@ class Digests:
     """What a page may be made from, split so that a page whose inputs did not change keeps its key when one
     value elsewhere changes. `skeleton` is the whole catalogue except the plan entries' lock values (service,
     the source document, listing entries without the line each starts on, register, labels with their plan tables
-    and plan entries' names, slugs and sources) and the builder's URL style; `version_values[i]` the lock values of
-    label i; `whole` both."""
+    and plan entries' names, slugs and sources), the builder's URL style and whether its search has a boost;
+    `version_values[i]` the lock values of label i; `whole` both."""
 
-    def __init__(self, catalog: Catalog, directory_urls: bool) -> None:
+    def __init__(self, catalog: Catalog, directory_urls: bool, search_boost: bool = True) -> None:
         heads = tuple(dataclasses.replace(v, plans=tuple(dataclasses.replace(p, values=()) for p in v.plans))
                       for v in catalog.versions)
         # Where each entry starts in listing.yaml is shown only on its own operation page, which keys on it
         # (planning.Planning.operation_values): a line added above the listing re-renders those pages alone.
         entries = tuple(dataclasses.replace(e, line=0) for e in catalog.entries)
-        self.skeleton = digest(repr(directory_urls), repr(catalog.service), repr(catalog.source_document),
-                               repr(entries), repr(heads), repr(catalog.plan_names), repr(catalog.not_shown))
+        self.skeleton = digest(repr(directory_urls), repr(search_boost), repr(catalog.service),
+                               repr(catalog.source_document), repr(entries), repr(heads), repr(catalog.plan_names),
+                               repr(catalog.not_shown))
         self.plan_values = [[digest(p.name, "\0".join(p.values)) for p in v.plans] for v in catalog.versions]
         """Under each label, each plan entry's name and values."""
         self.version_values = [digest(*plans) for plans in self.plan_values]

@@ -93,12 +93,13 @@ def _warn(lines: tuple[str, ...], warned: set[str]) -> None:
 
 
 def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: Reuse | None = None,
-               spill: Path | None = None) -> dict[str, str]:
+               spill: Path | None = None, search_boost: bool = True) -> dict[str, str]:
     """Load, validate and render the catalogue: every generated page and download, in memory. `directory_urls`
     is the builder's `use_directory_urls` (by default read from the mkdocs.yml beside the catalogue folder).
     `reuse` (the preview loops): what the loop's last render worked out, kept there for the next one.
     `spill` (without `reuse`): write the downloads into this folder as they are made, and leave them out of the
-    result (render.render_pages). Raises CatalogInvalid (every error located) or CatalogDocsError."""
+    result (render.render_pages). `search_boost`: whether the engine's search has a boost (False for Zensical's;
+    render.render_pages). Raises CatalogInvalid (every error located) or CatalogDocsError."""
     from catalog_docs.catalog.validate import load_catalog
     from catalog_docs.site.render import render_pages
 
@@ -108,12 +109,14 @@ def site_files(catalog_dir: Path, *, directory_urls: bool | None = None, reuse: 
     _warn(history.warnings, set() if reuse is None else reuse.warned)
     if reuse is None:
         catalog = load_catalog(catalog_dir)
-        texts = render_pages(catalog, directory_urls=directory_urls, history=history, spill=spill)
+        texts = render_pages(catalog, directory_urls=directory_urls, history=history, spill=spill,
+                             search_boost=search_boost)
         return texts | catalogue_sources(catalog_dir, catalog)
     kept = reuse.for_code(code_digest())
     # A load or render that fails leaves both as they were: each keeps only results keyed on their inputs.
     catalog = load_catalog(catalog_dir, cache=kept.load)
-    texts = render_pages(catalog, directory_urls=directory_urls, memo=kept.pages, history=history)
+    texts = render_pages(catalog, directory_urls=directory_urls, memo=kept.pages, history=history,
+                         search_boost=search_boost)
     kept.drafts = tuple(sorted((f"{v.slug}.yaml", v.label) for v in catalog.versions if v.draft))
     return texts | catalogue_sources(catalog_dir, catalog)
 

@@ -74,12 +74,16 @@ class Pages:
     """Collects rendered pages; every page knows its depth so links can be written relative."""
 
     def __init__(self, catalog: Catalog, directory_urls: bool = True, *, keyed: bool = False,
-                 feeds: bool = False) -> None:
+                 feeds: bool = False, search_boost: bool = True) -> None:
         self.catalog = catalog
         self.twins = Twins(site_address(os.environ.get("SITE_URL")), directory_urls, feeds=feeds)
         """Every page's Markdown twin (site/twins.py), planned beside it; `feeds`: operation pages link theirs."""
         self.directory_urls = directory_urls
-        self.digests = Digests(catalog, directory_urls) if keyed else None
+        self.search_boost = search_boost
+        """Whether the engine's search ranks pages by their `search: boost` front matter (Material's does, as it
+        documents; Zensical's has no boost): the templates leave out of a search without one the pages that would
+        otherwise come before the page a reader searched for."""
+        self.digests = Digests(catalog, directory_urls, search_boost) if keyed else None
         self.env = environment()
         self.jobs: list[Job] = []
         self.paths: set[str] = set()
@@ -112,7 +116,7 @@ class Pages:
         if tpl is None:  # once per render: Jinja's auto_reload looks at the template's file on every get_template
             tpl = self._templates[template] = self.env.get_template(template)
         base = {"root": Markup("../" * path.count("/")), "href": Href(path, self.directory_urls),
-                "catalog": self.catalog, "register": self.register}
+                "catalog": self.catalog, "register": self.register, "search_boost": self.search_boost}
         twins = self.twins
         self.jobs.append(Job(path=path, kind=template, key=self._key(path, template, page_values),
                              produce=twins.with_links(path, template, lambda: tpl.render(**base, **make_context()))))

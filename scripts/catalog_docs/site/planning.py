@@ -65,12 +65,14 @@ def _operation_context(pages: Pages, by_entry: ChangesByEntry, entry: ListingEnt
 
 
 def plan_pages(catalog: Catalog, *, directory_urls: bool = True, memo: PageMemo | None = None,
-               history: LabelHistory | None = None) -> Pages:
+               history: LabelHistory | None = None, search_boost: bool = True) -> Pages:
     """Every page to render (as jobs) and every download; raises CatalogDocsError when two pages share a path.
     With `memo`, every job carries its key (see PageMemo) and comparisons come from the memo when unchanged.
     `history`: when each label was added (site.history), which the changelog and its feed are made from too;
-    without it (a render of a catalogue alone, as the benchmark and tests do) they are not made."""
-    pages = Pages(catalog, directory_urls, keyed=memo is not None, feeds=history is not None)
+    without it (a render of a catalogue alone, as the benchmark and tests do) they are not made. `search_boost`:
+    whether the engine's search has a boost (paging.Pages.search_boost)."""
+    pages = Pages(catalog, directory_urls, keyed=memo is not None, feeds=history is not None,
+                  search_boost=search_boost)
     pairs = consecutive_pairs(catalog)
     column_values = list(zip(*(c.plan.values for c in pages.columns), strict=True)) or [() for _ in catalog.entries]
     planning = Planning(pages=pages, memo=memo, history=history, pairs=pairs,

@@ -33,7 +33,7 @@ __all__ = ["PageMemo", "iter_pages", "plan_pages", "render_jobs", "render_pages"
 @paused_gc()
 def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls: bool = True,
                  memo: PageMemo | None = None, history: LabelHistory | None = None,
-                 spill: Path | None = None) -> dict[str, str]:
+                 spill: Path | None = None, search_boost: bool = True) -> dict[str, str]:
     """Every generated file of the site, as {path relative to docs/: content}.
 
     Pages are planned here, then rendered by `workers.render_jobs` (in two processes on a large catalogue;
@@ -42,8 +42,11 @@ def render_pages(catalog: Catalog, *, workers: int | None = None, directory_urls
     whose inputs are those of the memo's last render is taken from it instead of produced again; the
     result is the same either way. `history`: when each label was added, for the changelog (site.history).
     `spill` (not with `memo`): a folder the downloads made in parts are written into as their parts come
-    (`spill/<path>`), left out of the result: no one holds their text whole (the largest files of a large catalogue)."""
-    planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo, history=history)
+    (`spill/<path>`), left out of the result: no one holds their text whole (the largest files of a large catalogue).
+    `search_boost`: whether the engine's search ranks pages by `search: boost` (Material's; not Zensical's, for which
+    the comparisons are left out of the search: paging.Pages.search_boost)."""
+    planned = plan_pages(catalog, directory_urls=directory_urls, memo=memo, history=history,
+                         search_boost=search_boost)
     jobs = planned.jobs
     links = planned.twins.links
     if spill is None or memo is not None:

@@ -85,23 +85,8 @@ def engine_files(texts: Mapping[str, str], docs: Path, directory_urls: bool,
     hand = hand_written(docs)
     refuse_collisions(dict(texts), [rel for rel in hand.files if rel not in EXCLUDED], directory_urls, own=own)
     files = {rel: read_hand_written(path, f"docs/{rel}") for rel, path in hand.files.items()}
-    files.update((rel, _for_zensical_search(rel, text).encode("utf-8")) for rel, text in texts.items())
+    files.update((rel, text.encode("utf-8")) for rel, text in texts.items())
     return files
-
-
-_SEARCH_OFF = "search:\n  exclude: true\n"
-
-
-def _for_zensical_search(rel: str, text: str) -> str:
-    """A comparison page left out of Zensical's search (its documented `search: exclude` front matter): Zensical
-    has no boost, and a comparison, titled with both labels, came before a label's own page in a search for the
-    label. Comparisons stay one link from each label's page, the compare index (searched) and the changelog."""
-    if not rel.startswith("compare/") or rel == "compare/index.md" or not text.startswith("---\n"):
-        return text
-    end = text.find("\n---\n", 3)
-    if end < 0 or "\nsearch:\n" in text[3:end + 1]:
-        return text
-    return "---\n" + _SEARCH_OFF + text[4:]
 
 
 def _engine_env(folder: EngineFolder) -> dict[str, str]:
@@ -124,7 +109,7 @@ def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: boo
         refuse_drafts(catalog_dir)
     directory_urls = directory_urls_of(catalog_dir.parent)
     own = site_own_files(*engine_theme_dirs(catalog_dir.parent))
-    texts, twins = split_twins(site_files(catalog_dir, directory_urls=directory_urls))
+    texts, twins = split_twins(site_files(catalog_dir, directory_urls=directory_urls, search_boost=False))
     missing = missing_twins([rel for rel in texts if rel.endswith(".md")], twins, directory_urls)
     if missing:
         raise CatalogDocsError("these pages have no Markdown twin (site/twins.py); nothing was built: "
@@ -158,7 +143,8 @@ class _Preview:
     def refresh(self) -> list[str]:
         """One pass of the loop: render; on errors, put them on every page. Returns the errors."""
         try:
-            self.good = site_files(self.catalog_dir, directory_urls=self.directory_urls, reuse=self.reuse)
+            self.good = site_files(self.catalog_dir, directory_urls=self.directory_urls, reuse=self.reuse,
+                                   search_boost=False)
             lines: list[str] = []
         except CatalogInvalid as exc:
             lines = [str(p) for p in exc.problems]
