@@ -1,5 +1,6 @@
 """A preview rebuild (`mkdocs serve --dirty`, run here in process as the server runs it): one edited value rebuilds
-the pages that show it, and the pages it does not change keep their built HTML (plugin.GeneratedFile.unchanged)."""
+the pages that show it, and the pages it does not change keep their built HTML (plugin.GeneratedFile.unchanged) and
+their file and page objects (the session's `files`: mkdocs makes a page only for a file without one)."""
 
 from __future__ import annotations
 
@@ -61,6 +62,7 @@ def test_an_edit_rebuilds_its_pages_and_keeps_the_others(serving: Any, caplog: p
     catalog_json = site / "downloads" / "catalog.json"
     old_json = json.loads(catalog_json.read_text(encoding="utf-8"))
     before_index = _locations(site)
+    before_files = dict(ours._session.files)
 
     version = project / "catalog" / "versions" / "FAKE-2.0.yaml"
     version.write_text(_flip_value(version.read_text(encoding="utf-8"), "/fakeWidgetList"), encoding="utf-8")
@@ -74,6 +76,12 @@ def test_an_edit_rebuilds_its_pages_and_keeps_the_others(serving: Any, caplog: p
     assert untouched_html.stat().st_mtime_ns == old_untouched  # and a page it does not show is not
     last = ours._session.last
     assert op in last and untouched in last
+    after_files = ours._session.files
+    assert after_files[untouched] is before_files[untouched]  # taken again, with its page
+    assert after_files[op] is not before_files[op]  # its text changed: made afresh
+    assert after_files["downloads/catalog.json"] is not before_files["downloads/catalog.json"]
+    taken = {rel for rel, file in after_files.items() if file is before_files.get(rel)}
+    assert 0 < len(taken) < len(after_files)
 
     # The search index still has every section of every page, once (the theme's own merge dropped every operation
     # page's entries when the operations table was rebuilt, and listed other rebuilt pages twice).
@@ -89,12 +97,21 @@ def test_an_edit_rebuilds_its_pages_and_keeps_the_others(serving: Any, caplog: p
 
 
 def test_a_page_whose_built_html_is_gone_is_built_again(serving: Any) -> None:
+    """...whole, though its file (taken again, its text unchanged) let the text go after the last build read it;
+    so is a download."""
     project, first = serving
     build(first, serve_url=SERVE_URL, dirty=True)
+    ours = first.plugins["catalog-docs"]
     gone = project / "site" / "operations" / "fakeWidgetCreate" / "index.html"
+    download = project / "site" / "downloads" / "catalog.json"
+    whole, old_page = download.read_bytes(), gone.read_text(encoding="utf-8")
+    before = dict(ours._session.files)
     gone.unlink()
+    download.unlink()
     build(_config(project), serve_url=SERVE_URL, dirty=True)
-    assert gone.is_file() and "fakeWidgetCreate" in gone.read_text(encoding="utf-8")
+    assert ours._session.files["operations/fakeWidgetCreate.md"] is before["operations/fakeWidgetCreate.md"]
+    assert gone.read_text(encoding="utf-8") == old_page
+    assert download.read_bytes() == whole
 
 
 def test_a_download_that_cannot_be_written_fails_the_rebuild_naming_it(serving: Any,

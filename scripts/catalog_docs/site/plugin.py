@@ -90,6 +90,13 @@ def _twin_files(config: MkDocsConfig, texts: dict[str, str], twins: dict[str, st
     return {path: twin_file(config, path, text) for path, text in twins.items()}
 
 
+def _layout_of(config: MkDocsConfig) -> tuple[str, ...]:
+    """What a generated file's paths and its page's URLs, links and navigation title are made from: a rebuild
+    under another (mkdocs.yml edited while serving) makes every file and page afresh."""
+    return tuple(map(str, (config.docs_dir, config.site_dir, config.use_directory_urls, config.site_url,
+                           config.repo_url, config.edit_uri, config.edit_uri_template, config.nav)))
+
+
 class Options(Config):  # type: ignore[no-untyped-call]  # mkdocs' Config.__init_subclass__ is untyped
     """The plugin takes no options: the catalogue is catalog/ beside mkdocs.yml, as for every command."""
 
@@ -198,16 +205,30 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
             files.append(file)
         if self._session is not None:  # only a server compares the next build's texts with these
             self._session.last = self._texts
+            self._session.keep_files({f.src_uri: f for f in made.values() if isinstance(f, GeneratedFile)},
+                                     _layout_of(config))
         self._texts = {}
         return files
 
     def _generated(self, config: MkDocsConfig, texts: dict[str, str]) -> Iterator[GeneratedFile]:
-        """A file per generated text, marked unchanged when a server built the same text last time."""
-        last = self._session.last if self._session is not None else {}
+        """A file per generated text, marked unchanged when a server built the same text last time. A server takes
+        the last build's file of an unchanged text again, with its page: mkdocs makes a page only for a file that
+        has none (`File.page`), and a rebuild need not make a thousand it would not build."""
+        session = self._session
+        last = session.last if session is not None else {}
+        kept = session.kept_files(_layout_of(config)) if session is not None else {}
         for rel, text in texts.items():
+            unchanged = last.get(rel) == text
+            old = kept.get(rel) if unchanged else None
+            if isinstance(old, GeneratedFile) and old.page is not None:
+                old.unchanged = True
+                if old.is_modified():  # its built file is gone: mkdocs reads the text again (released after use)
+                    old.content_string = text
+                yield old
+                continue
             file = GeneratedFile.generated(config, rel, content=text)
             assert isinstance(file, GeneratedFile)  # File.generated makes an instance of the class it is called on
-            file.unchanged = last.get(rel) == text
+            file.unchanged = unchanged
             yield file
 
     def _spilled(self) -> dict[str, Path]:

@@ -4,9 +4,10 @@ plugin makes in on_startup when the command is `serve` (a build has none).
 A broken catalogue keeps the last good pages on the server, with its errors shown on every page and in the
 terminal, instead of failing the build: mkdocs serve waits, for every request, until a rebuild succeeds, so a
 rebuild that raises leaves every request hanging. The session also keeps what the next rebuild needs: the last
-build's texts (to tell which pages an edit changed), what the last render worked out (pages.Reuse), the draft
-labels to mark, the render made as soon as an edit is written (site/ahead.py), and the collector policy of a
-long-lived process (gcpause.keep_long_lived). `mkdocs build` still fails on a broken catalogue.
+build's texts (to tell which pages an edit changed) and its files and pages (taken again where an edit changed
+nothing), what the last render worked out (pages.Reuse), the draft labels to mark, the render made as soon as an
+edit is written (site/ahead.py), and the collector policy of a long-lived process (gcpause.keep_long_lived).
+`mkdocs build` still fails on a broken catalogue.
 """
 
 from __future__ import annotations
@@ -66,8 +67,8 @@ def draft_html(labels: tuple[str, ...]) -> str:
 
 
 class PreviewSession:
-    """One `mkdocs serve`: its last good pages and errors, the last build's texts, the render reuse, the draft
-    labels shown, the render made ahead and the collector policy (see the module's doc). Owned by the plugin
+    """One `mkdocs serve`: its last good pages and errors, the last build's texts and files, the render reuse, the
+    draft labels shown, the render made ahead and the collector policy (see the module's doc). Owned by the plugin
     instance; `close` (on_shutdown) stops its thread and gives the process's settings back."""
 
     def __init__(self, *, dirty: bool) -> None:
@@ -80,6 +81,10 @@ class PreviewSession:
         self.last: dict[str, str] = {}
         """The last build's files: one whose text is the same counts as unchanged under --dirty."""
         self.reuse = Reuse()
+        self.files: dict[str, object] = {}
+        """The last build's generated files (mkdocs `File`s, each with its page), by path."""
+        self._files_for: tuple[str, ...] = ()
+        """The layout those files were made for (plugin._layout_of)."""
         self._ahead: tuple[bool, Ahead] | None = None
         """The render made as soon as an edit is written (site/ahead.py), with the URL style it renders for."""
         for engine in ("mkdocs", "properdocs"):  # ProperDocs logs under its own name
@@ -117,6 +122,15 @@ class PreviewSession:
             return texts
         self.record(errors, site_dir)
         return self.good if self.good is not None else NOTHING_YET
+
+    def keep_files(self, files: dict[str, object], layout: tuple[str, ...]) -> None:
+        """Keep this build's generated files, with their pages, for the next rebuild (see kept_files)."""
+        self.files, self._files_for = files, layout
+
+    def kept_files(self, layout: tuple[str, ...]) -> dict[str, object]:
+        """The last build's generated files, if they were made for `layout`: the plugin takes again those whose
+        text a rebuild did not change."""
+        return self.files if layout == self._files_for else {}
 
     def record(self, lines: list[str], site_dir: Path) -> None:
         """Remember this rebuild's errors (none after a good render) and tell the terminal.
