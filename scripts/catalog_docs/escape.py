@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from functools import lru_cache
 from urllib.parse import quote
 
 from markupsafe import Markup, escape
@@ -127,7 +128,13 @@ _LINE_START = re.compile(r"[#+=>-]|[0-9]+[.)]")
 
 def md_text(text: object) -> str:
     """Catalogue text for Markdown read as text: as written, with a backslash before what could be syntax."""
-    shown = _LOOSE_UNDERSCORE.sub(r"\\_", str(text).translate(_MD_TEXT_TABLE))
+    return _md_text(str(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _md_text(text: str) -> str:
+    """md_text of a string: the same few thousand texts (values, paths, labels) recur over every twin."""
+    shown = _LOOSE_UNDERSCORE.sub(r"\\_", text.translate(_MD_TEXT_TABLE))
     start = _LINE_START.match(shown)
     if start is not None:  # a text alone on a line must not start a heading, a list or a quote
         end = start.end() - 1

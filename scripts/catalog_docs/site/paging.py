@@ -32,6 +32,23 @@ PAGE_ROWS_MIN = 50
 """However wide a table, a page holds at least this many rows."""
 
 
+class _Shared:
+    """A page's context, worked out once for the page and its twin, which ask for it one after the other (when the
+    same process renders both): the second ask takes it and lets it go; a later ask works it out again."""
+
+    __slots__ = ("_made", "_make")
+
+    def __init__(self, make: Callable[[], dict[str, Any]]) -> None:
+        self._make = make
+        self._made: dict[str, Any] | None = None
+
+    def __call__(self) -> dict[str, Any]:
+        made, self._made = self._made, None
+        if made is None:
+            made = self._made = self._make()
+        return made
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Cell:
     """One value of a (label, plan entry) column for one listing entry, or None when the plan is not listed."""
@@ -118,13 +135,14 @@ class Pages:
         base = {"root": Markup("../" * path.count("/")), "href": Href(path, self.directory_urls),
                 "catalog": self.catalog, "register": self.register, "search_boost": self.search_boost}
         twins = self.twins
+        context = _Shared(make_context)
         self.jobs.append(Job(path=path, kind=template, key=self._key(path, template, page_values),
-                             produce=twins.with_links(path, template, lambda: tpl.render(**base, **make_context()))))
+                             produce=twins.with_links(path, template, lambda: tpl.render(**base, **context()))))
         twin = twin_key(path, self.directory_urls)
         self._claim(twin)
         twin_kind = f"twins/{template}\0{twins.base}"  # the twin's links depend on the site's address
         self.jobs.append(Job(path=twin, kind="twin", key=self._key(twin, twin_kind, page_values),
-                             produce=twins.produce(path, template, lambda: {**base, **make_context()})))
+                             produce=twins.produce(path, template, lambda: {**base, **context()})))
 
     def add_file(self, path: str, produce: Callable[[], str], *, keyed: bool = True, kind: str = "download",
                  page_values: Callable[[], bytes] | None = None) -> None:
