@@ -1,10 +1,18 @@
 """Nothing outside the tool's own folders is ever written or deleted, through any link (issue 40). For every
-command and engine build that writes, Hypothesis draws each component of each path it writes or removes from: a
-folder, a link to outside, a link to `..`, a link to the project, a file, a FIFO, or missing. For every draw:
-nothing changes but the tool's own folders (a snapshot of the folder holding the project, its .git, docs/ and
-catalog/, and an outside folder, links not followed), a refusal is one line with exit 2 (mkdocs: one ERROR line; a
-catalogue that no longer loads: its located errors, exit 1), no traceback, within a time limit; and a draw of
-plain folders is built or written as on any checkout.
+command that writes (the Zensical build among them), Hypothesis draws each component of each path it writes or
+removes from: a folder, a link to outside, a link to `..`, a link to the project, a file, a FIFO, or missing. For
+every draw: nothing changes but the tool's own folders (a snapshot of the folder holding the project, its .git, docs/
+and catalog/, and an outside folder, links not followed), a refusal is one line with exit 2 (a catalogue that no
+longer loads: its located errors, exit 1), no traceback, within a time limit; and a draw of plain folders is built
+or written as on any checkout.
+
+The engines that build through the plugin (mkdocs, ProperDocs) write only site/, and only after the plugin's
+writing.prepare_site_dir has made it a plain folder. A Hypothesis property drives that check in this process on every
+draw of site/ and of what it holds at the names an engine writes (links, a pipe, a hard link to a file outside):
+site/ anything but a folder or missing is refused in one line, changing nothing; else it is left holding only the
+mark, folders and files of one name, and nothing outside it changes. Then each engine builds as a process of its own
+into a site/ holding all of those at once (built; nothing outside changes) and into a site/ that is a link to
+outside (one ERROR line; nothing changes).
 
 Every path a command writes goes through catalog_docs/writing.py (tests/project/test_one_writer.py holds the code to
 that), which this test proves from the outside: the sibling tests/site/test_docs_untouched.py draws docs/ itself."""
@@ -16,15 +24,17 @@ import shutil
 import stat
 import subprocess
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import fixture_facts as ff
 from catalog_docs import cli
+from catalog_docs.writing import MARK, MARK_TEXT, WriteRefused, prepare_site_dir
 from sitebuild import BIN, copy_env, copy_project
 
 pytestmark = pytest.mark.site
@@ -45,8 +55,6 @@ class Command:
     walked: tuple[int, ...]
     """For each path, how many leading components must be folders for the command to go ahead: the ones after are
     inside its own folder (removed whatever they are) or the file it writes."""
-    engine: bool = False
-    """Run as a process of its own (an engine's build); the others run here, through cli.main."""
     makes_missing: bool = True
     """Whether a missing component is made (new-label needs the catalogue there)."""
     leaf_file: bool = False
@@ -68,11 +76,20 @@ COMMANDS = {
     "zensical build": Command(["build", "--publish", "--", *ZENSICAL],
                               (("site", "assets"), ("build", "catalog-docs"), (".cache", "x")),
                               ("site", "build/catalog-docs", ".cache"), (1, 2, 1)),
-    "mkdocs build": Command([str(BIN / "mkdocs"), "build", "--strict"], (("site", "assets"),), ("site",), (1,),
-                            engine=True),
-    "properdocs build": Command([str(BIN / "properdocs"), "build", "--strict", "-f", "mkdocs.yml"],
-                               (("site", "assets"),), ("site",), (1,), engine=True),
 }
+"""Each runs here, through cli.main (the Zensical build runs its engine as a process of its own)."""
+ENGINES = {
+    "mkdocs build": [str(BIN / "mkdocs"), "build", "--strict"],
+    "properdocs build": [str(BIN / "properdocs"), "build", "--strict", "-f", "mkdocs.yml"],
+}
+"""The engines that build through the plugin, each a process of its own: they write site/ only."""
+HARD_LINK = "hard link to outside"
+IN_SITE = {"assets": "link to outside", "search": "link to the project", "operations": "link to ..",
+           "404.html": "fifo", "index.html": HARD_LINK, "sitemap.xml": "file", "stale": "folder"}
+"""What a site/ folder may hold where an engine writes (the theme's assets, the search index, the pages, the 404
+page, the home page, the sitemap) and a folder of an older build: at each, something it must not write through."""
+SITE_STATES = {"site/ holding links, a pipe and a hard link": ("folder", IN_SITE),
+               "site/ a link to outside": ("link to outside", {})}
 
 
 def snapshot(root: Path) -> dict[str, tuple[object, ...]]:
@@ -143,16 +160,18 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path)
 
 
-def _reset(base: Path) -> tuple[Path, Path]:
-    """The project as copied (its catalogue afresh), nothing else beside it but a new outside folder."""
+def _reset(base: Path, *, catalog: bool = True) -> tuple[Path, Path]:
+    """The project as copied (its catalogue afresh, unless no draw can reach it), nothing else beside it but a new
+    outside folder."""
     project, outside = base / "project", base / "outside"
     for entry in base.iterdir():
         if entry.name != "project":
             _remove(entry)
     for entry in project.iterdir():
-        if entry.name not in KEEP or entry.name == "catalog":
+        if entry.name not in KEEP or (catalog and entry.name == "catalog"):
             _remove(entry)
-    shutil.copytree(base.parent / f"{base.name}-pristine-catalog", project / "catalog")
+    if catalog:
+        shutil.copytree(base.parent / f"{base.name}-pristine-catalog", project / "catalog")
     (outside / "deeper").mkdir(parents=True)
     (outside / "keep.txt").write_text("outside, not ours\n", encoding="utf-8")
     return project, outside
@@ -208,6 +227,37 @@ def _run_here(argv: list[str], project: Path, capsys: pytest.CaptureFixture[str]
     return result[0], capsys.readouterr().err
 
 
+def _plant_site(base: Path, project: Path, outside: Path, kind: str, inside: dict[str, str]) -> None:
+    """site/ of `kind`; a folder holding `inside` ({name: kind}, a hard link to outside's file among them)."""
+    _plant(base, project, outside, ("site",), (kind,))
+    if kind != "folder":
+        return
+    for name, what in inside.items():
+        if what == HARD_LINK:
+            os.link(outside / "keep.txt", project / "site" / name)
+        else:
+            _plant(base, project, outside, ("site", name), ("folder", what))
+
+
+def _within_time(call: Callable[[], None]) -> Exception | None:
+    """What `call` raises (None: it returned), in a thread given TIME_LIMIT_S (a pipe opened would wait for ever:
+    the test fails instead of stopping)."""
+    outcome: list[Exception | None] = []
+
+    def run() -> None:
+        try:
+            call()
+            outcome.append(None)
+        except Exception as exc:  # the outcome is checked by its type
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(TIME_LIMIT_S)
+    assert not thread.is_alive() and outcome, f"the check did not finish within {TIME_LIMIT_S} s"
+    return outcome[0]
+
+
 def _run_engine(argv: list[str], project: Path) -> tuple[int, str]:
     try:
         done = subprocess.run(argv, cwd=project, capture_output=True, text=True, env=copy_env(project),
@@ -226,7 +276,7 @@ def test_nothing_outside_the_tools_own_folders_changes(base: Path, capsys: pytes
                                                        name: str) -> None:
     command = COMMANDS[name]
 
-    @settings(max_examples=4 if not command.engine else 3, deadline=None, database=None,
+    @settings(max_examples=4, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
     @given(_draws(command))
     def check(draw: tuple[tuple[str, ...], ...]) -> None:
@@ -234,17 +284,11 @@ def test_nothing_outside_the_tools_own_folders_changes(base: Path, capsys: pytes
         for components, kinds in zip(command.paths, draw, strict=True):
             _plant(base, project, outside, components, kinds)
         before = snapshot(base)
-        if command.engine:
-            code, output = _run_engine(command.argv, project)
-        else:
-            code, output = _run_here(command.argv, project, capsys)
+        code, output = _run_here(command.argv, project, capsys)
         changed = changed_outside_own(before, snapshot(base), command.own, command.leaf_file)
         assert changed == [], f"{name} on {draw} changed outside its own folders:\n" + "\n".join(changed[:20])
         assert "Traceback" not in output, f"{name} on {draw}:\n{output[-3000:]}"
-        if code != 0 and command.engine:
-            errors = [line for line in output.splitlines() if line.startswith("ERROR")]
-            assert len(errors) == 1, f"{name} on {draw}:\n{output[-3000:]}"
-        elif code == 1:  # the catalogue does not load (a link where versions/ was): its located errors, counted
+        if code == 1:  # the catalogue does not load (a link where versions/ was): its located errors, counted
             assert output.splitlines()[-1].endswith(("1 error", " errors")), f"{name} on {draw}:\n{output[-3000:]}"
         elif code != 0:
             assert code == 2 and output.count("\n") == 1, f"{name} on {draw}: exit {code}\n{output[-3000:]}"
@@ -256,3 +300,78 @@ def test_nothing_outside_the_tools_own_folders_changes(base: Path, capsys: pytes
             assert code != 0, f"{name} went through {draw}"
 
     check()
+
+
+@pytest.fixture(scope="module")
+def small_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding a project of a few files (its .git, catalogue, docs/ and mkdocs.yml): all the site folder's
+    check is given is the project's path, and a snapshot of a small project is quick."""
+    base = tmp_path_factory.mktemp("site-check")
+    project = base / "project"
+    shutil.copytree(ff.FIXTURE_CATALOG, project / "catalog")
+    (project / "docs").mkdir()
+    (project / "docs" / "about.md").write_text("# About\n", encoding="utf-8")
+    (project / "mkdocs.yml").write_text("site_name: fake\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True, capture_output=True)
+    return base
+
+
+def _assert_site_left_plain(before: dict[str, tuple[object, ...]], after: dict[str, tuple[object, ...]],
+                            inside: dict[str, str]) -> None:
+    """site/ holds the mark and what was a folder or a file of one name, as it was; the rest (links, pipes, hard
+    links) is gone, so an engine writing there writes through none of it."""
+    left = {key.removeprefix("project/site/"): value for key, value in after.items()
+            if key.startswith("project/site/")}
+    kept = {name for name, kind in inside.items() if kind in ("folder", "file")}
+    assert set(left) == {MARK, *kept}, left
+    assert left[MARK] == ("file", MARK_TEXT)
+    for name in kept:
+        assert left[name] == before[f"project/site/{name}"], name
+
+
+SITE_KINDS = st.one_of(st.just("folder"), st.sampled_from(KINDS))
+"""site/ of any kind, a folder in one draw of two at least: what it holds is planted only then."""
+IN_SITE_DRAWS = st.dictionaries(st.sampled_from(list(IN_SITE)), st.sampled_from([*KINDS, HARD_LINK]), max_size=5)
+
+
+@settings(max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SITE_KINDS, IN_SITE_DRAWS)
+@example(*SITE_STATES["site/ holding links, a pipe and a hard link"])
+def test_the_site_folder_is_refused_or_left_plain_before_an_engine_writes(small_base: Path, kind: str,
+                                                                          inside: dict[str, str]) -> None:
+    project, outside = _reset(small_base, catalog=False)  # a draw reaches site/ and outside only
+    _plant_site(small_base, project, outside, kind, inside)
+    before = snapshot(small_base)
+    raised = _within_time(lambda: prepare_site_dir(project / "site", project))  # as the plugin calls it
+    after = snapshot(small_base)
+    changed = changed_outside_own(before, after, ("site",))
+    assert changed == [], f"site/ {kind} holding {inside} changed outside it:\n" + "\n".join(changed[:20])
+    if kind in ("folder", "missing"):
+        assert raised is None, raised
+        _assert_site_left_plain(before, after, inside if kind == "folder" else {})
+    else:
+        assert isinstance(raised, WriteRefused) and raised.exit_code == 2 and "\n" not in str(raised), raised
+        assert after == before
+
+
+@pytest.mark.parametrize("state", list(SITE_STATES))
+@pytest.mark.parametrize("engine", list(ENGINES))
+def test_an_engine_build_changes_nothing_outside_its_site_folder(base: Path, engine: str, state: str) -> None:
+    project, outside = _reset(base)
+    kind, inside = SITE_STATES[state]
+    _plant_site(base, project, outside, kind, inside)
+    before = snapshot(base)
+    code, output = _run_engine(ENGINES[engine], project)
+    after = snapshot(base)
+    changed = changed_outside_own(before, after, ("site",))
+    assert changed == [], f"{engine} into {state} changed outside site/:\n" + "\n".join(changed[:20])
+    assert "Traceback" not in output, f"{engine} into {state}:\n{output[-3000:]}"
+    if kind == "folder":
+        assert code == 0, f"{engine} into {state}: exit {code}\n{output[-3000:]}"
+        built = {key: value for key, value in after.items() if key.startswith("project/site/")}
+        assert all(value[0] in ("folder", "file") for value in built.values()), built
+        assert "project/site/assets/stylesheets" in built and "project/site/search/search_index.json" in built
+    else:
+        errors = [line for line in output.splitlines() if line.startswith("ERROR")]
+        assert code != 0 and len(errors) == 1, f"{engine} into {state}: exit {code}\n{output[-3000:]}"
+        assert after == before
