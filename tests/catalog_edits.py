@@ -9,7 +9,7 @@ register's entry positions renumbered, every plan entry's values in listing orde
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,9 +56,22 @@ def _key(entry: dict[str, Any]) -> str:
     return entry["path"] if entry["path"] is not None else f"entry-{entry['position']}"
 
 
+def _texts(doc: Any) -> Iterator[str]:
+    """Every key and scalar of a parsed document, as text."""
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            yield str(key)
+            yield from _texts(value)
+    elif isinstance(doc, list):
+        for value in doc:
+            yield from _texts(value)
+    else:
+        yield str(doc)
+
+
 def _fresh(docs: Docs, stem: str) -> str:
     """A name no part of the catalogue uses yet: `stem` and a number."""
-    text = yaml.dump(docs, Dumper=_DUMPER)
+    text = "\n".join(_texts(docs))
     n = 1
     while f"{stem}{n}" in text:
         n += 1
