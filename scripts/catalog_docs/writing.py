@@ -23,7 +23,7 @@ import secrets
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from catalog_docs.errors import CatalogDocsError
@@ -302,6 +302,53 @@ def write_file(root: Path, rel: str, data: bytes | Iterable[str], what: str) -> 
     assert folder is not None
     with folder:
         folder.put(name, data)
+
+
+def keep_files(root: Path, files: Mapping[str, bytes], what: str, *, rewrite: Iterable[str] = (),
+               beside: Callable[[str], str] | None = None) -> list[str]:
+    """Make each of `files` ({path with `/`: bytes}) be there below the anchor `root`: write those missing and
+    those named in `rewrite`, each as write_file does (never through a link, written beside and renamed in place);
+    returns the paths written. With `beside` (a file's name -> another name), a file is written only where that
+    other file is in its folder, and no folder is made. For a folder another program empties and fills meanwhile
+    (an engine's site folder while its server rebuilds): a file whose folder that program removes while this
+    writes it is skipped, left to the next call."""
+    again = set(rewrite)
+    written = []
+    opened: dict[str, Folder | None] = {}
+    with open_anchor(root, what) as anchor:
+        try:
+            for rel, data in sorted(files.items()):
+                sub, _, name = rel.rpartition("/")
+                if sub not in opened:
+                    opened[sub] = _walk_again(anchor, sub, make=beside is None)
+                folder = opened[sub]
+                if (folder is None or (rel not in again and folder.lstat(name) is not None)
+                        or (beside is not None and folder.lstat(beside(name)) is None)):
+                    continue
+                try:
+                    folder.put(name, data)
+                except FileNotFoundError:  # its folder was removed after it was opened here
+                    folder.close()
+                    opened[sub] = None
+                    continue
+                written.append(rel)
+        finally:
+            for held in opened.values():
+                if held is not None:
+                    held.close()
+    return written
+
+
+def _walk_again(anchor: Folder, rel: str, *, make: bool) -> Folder | None:
+    """The folder `rel` below `anchor` (made where missing, with `make`); walked a second time when a folder on the
+    way vanished while it was walked (another program emptying the tree); a refusal, or a second failure, is
+    raised."""
+    try:
+        return anchor.walk(rel, make=make)
+    except WriteRefused:
+        raise
+    except CatalogDocsError:
+        return anchor.walk(rel, make=make)
 
 
 def write_path(path: Path, data: bytes, what: str) -> None:

@@ -1,6 +1,7 @@
 """Every engine that reads mkdocs.yml (`make site BUILDER=mkdocs|properdocs|zensical`, and `make serve` with
 each) builds the same site from the same catalogue, and each one's preview re-renders a catalogue edit into the
-open page and shows a broken catalogue's errors there.
+open page, its Markdown twin, llms-full.txt and the operation's feed, serves llms.txt, and shows a broken
+catalogue's errors on the page.
 
 The commands are the Makefile's own (read with `make -n`), run in a copy of the project: ProperDocs runs our
 plugin as mkdocs does; Zensical runs no plugins, so `catalog-docs build` renders into a build folder of its own
@@ -20,6 +21,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -199,6 +201,19 @@ def serving(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Pa
         subprocess.run(["pkill", "-f", f"127.0.0.1:{port}"], check=False)  # nothing outlives the test
 
 
+def _feed_entry(feed: str, label: str) -> str:
+    """The content of an operation feed's entry for `label` ('' when the feed has none or is not XML yet)."""
+    try:
+        root = ET.fromstring(feed)
+    except ET.ParseError:
+        return ""
+    atom = "{http://www.w3.org/2005/Atom}"
+    for entry in root.iter(f"{atom}entry"):
+        if entry.findtext(f"{atom}title", "").endswith(f"under version label {label}"):
+            return entry.findtext(f"{atom}content", "")
+    return ""
+
+
 @pytest.mark.serve
 def test_every_engine_previews_an_edit_and_a_broken_catalogue(serving: tuple[Path, str, Path]) -> None:
     project, base, log = serving
@@ -210,11 +225,26 @@ def test_every_engine_previews_an_edit_and_a_broken_catalogue(serving: tuple[Pat
     assert value is not None
     other = "unlimited" if value.group(3) == "close" else "close"
     count = first.count(f"lock-{other}")
+    # The readers beyond the browser are served beside the page: its Markdown twin, llms.txt (which links the
+    # twin), llms-full.txt (which holds it) and the feed of the operation whose value is edited below.
+    twin_url, full_url = page + "index.md", base + "llms-full.txt"
+    twin = _wait_for(twin_url, lambda t: t.startswith("# Version label FAKE 1.1\n"), "the page's twin", log)
+    _wait_for(base + "llms.txt", lambda t: t.startswith("# ") and "versions/FAKE-1.1/index.md" in t, "llms.txt", log)
+    _wait_for(full_url, lambda t: twin.rstrip() in t, "the twin in llms-full.txt", log)
+    at = ff.PATHS.index(value.group(2)) + 1
+    feed_url = f"{base}operations/{ff.slug(value.group(2), at)}/feed.xml"
+    _wait_for(feed_url, lambda t: "FAKE 1.0 to FAKE 1.1" in _feed_entry(t, "FAKE 1.1"), "the operation's feed", log)
+    assert f"→ {other}" not in _feed_entry(_get(feed_url), "FAKE 1.1")
 
-    # A valid edit reaches the page.
+    # A valid edit reaches the page, its twin, llms-full.txt and the operation's feed.
     path.write_text(good[:value.start()] + f"{value.group(1)}{value.group(2)}: {other}" + good[value.end():],
                     encoding="utf-8")
     _wait_for(page, lambda t: t.count(f"lock-{other}") > count, "the edited value", log)
+    edited = _wait_for(twin_url, lambda t: t.count(f"| {other} |") == twin.count(f"| {other} |") + 1,
+                       "the edited value in the twin", log)
+    _wait_for(full_url, lambda t: edited.rstrip() in t and twin.rstrip() not in t, "the edited twin in llms-full.txt",
+              log)
+    _wait_for(feed_url, lambda t: f"→ {other}" in _feed_entry(t, "FAKE 1.1"), "the edited value in the feed", log)
 
     # A broken catalogue: the last good page with the error, located, on it.
     path.write_text(good[:value.start()] + f"{value.group(1)}{value.group(2)}: closd" + good[value.end():],

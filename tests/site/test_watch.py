@@ -2,7 +2,8 @@
 the error banner goes into the last good pages after the front matter, is replaced rather than stacked, escapes
 catalogue text and comes out without a trace; the folder holds the generated pages and copies of the hand-written
 ones, follows every change, is refused a clash or an unsafe docs/, and is gone when the command ends. docs/ is
-never written."""
+never written. Under an engine's server, the pages' Markdown twins are kept in the site it serves, each beside its
+page, and only once the engine has emptied the site after a change of its folder."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from hypothesis import strategies as st
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.layout import BUILD_ROOT
 from catalog_docs.site.folders import EngineFolder
-from catalog_docs.site.watch import _strip_banner, build, engine_files, watch, with_banner
+from catalog_docs.site.watch import _page_of, _ServedTwins, _strip_banner, build, engine_files, watch, with_banner
+from catalog_docs.writing import WriteRefused, keep_files
 from fixture_facts import FIXTURE_CATALOG
 
 PAGE = "---\ntitle: \"Fake page\"\n---\n\n# Fake page\n\nBody text.\n"
@@ -155,3 +157,53 @@ def _wait(condition, timeout: float = 60):  # type: ignore[no-untyped-def]
             return found
         assert time.monotonic() < deadline, "not within the time limit"
         time.sleep(0.1)
+
+
+def test_keep_files_writes_the_missing_and_the_changed_beside_their_pages_never_through_a_link(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "a").mkdir(parents=True)
+    (site / "index.html").write_text("home", encoding="utf-8")
+    (site / "a" / "index.html").write_text("page a", encoding="utf-8")
+    twins = {"index.md": b"R", "a/index.md": b"A", "b/index.md": b"B"}
+    # b's page is not built yet: its twin waits, and no folder is made for it.
+    assert keep_files(site, twins, "publish", beside=_page_of) == ["a/index.md", "index.md"]
+    assert not (site / "b").exists()
+    assert keep_files(site, twins, "publish", beside=_page_of) == []
+    (site / "a" / "index.md").unlink()  # the engine emptied the folder: put back
+    assert keep_files(site, twins, "publish", beside=_page_of) == ["a/index.md"]
+    changed = {**twins, "a/index.md": b"A2"}
+    assert keep_files(site, changed, "publish", rewrite=["a/index.md"], beside=_page_of) == ["a/index.md"]
+    assert (site / "a" / "index.md").read_bytes() == b"A2"
+    outside = tmp_path / "outside.md"
+    outside.write_bytes(b"not ours")
+    (site / "index.md").unlink()
+    (site / "index.md").symlink_to(outside)
+    with pytest.raises(WriteRefused):
+        keep_files(site, changed, "publish", rewrite=["index.md"], beside=_page_of)
+    assert outside.read_bytes() == b"not ours"
+
+
+def test_served_twins_wait_for_the_engine_to_empty_its_site_after_a_change(tmp_path: Path) -> None:
+    from watchfiles import Change
+
+    site = tmp_path / "site"
+    (site / "a").mkdir(parents=True)
+    twins = _ServedTwins(site, print)
+    twins.change(lambda: ["index.md"], {"a/index.md": "A"})  # the first render, before the engine runs
+    (site / "a" / "index.html").write_text("page a", encoding="utf-8")
+    twins._keep(set())  # nothing from the engine yet: nothing written
+    twins._keep({(Change.added, str(site / "a" / ".index.md.part-1a2b3c4d"))})  # nor for a file of ours
+    assert not (site / "a" / "index.md").exists()
+    twins._keep({(Change.added, str(site / "a" / "index.html"))})  # its first build writes its pages
+    assert (site / "a" / "index.md").read_bytes() == b"A"
+    # A change of the build folder: the engine will empty the site. A page it writes meanwhile (its last build
+    # still going) is no sign of that; a file of its own removed is.
+    twins.change(lambda: ["a.md"], {"a/index.md": "A2"})
+    twins._keep({(Change.modified, str(site / "a" / "index.html"))})
+    assert (site / "a" / "index.md").read_bytes() == b"A"
+    twins._keep({(Change.deleted, str(site / "a" / "index.html"))})
+    assert (site / "a" / "index.md").read_bytes() == b"A2"
+    # A render that changes no file of the build folder (no rebuild coming) is written at the next look.
+    twins.change(lambda: [], {"a/index.md": "A3"})
+    twins._keep(set())
+    assert (site / "a" / "index.md").read_bytes() == b"A3"

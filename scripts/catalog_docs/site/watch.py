@@ -5,7 +5,11 @@ template or a hand-written page changes; the engine's own watcher rebuilds and r
 
 The folder (site/folders.py, EngineFolder) holds the rendered pages and copies of the hand-written files of
 docs/, listed and read without following anything (site/handwritten.py), and is removed when the command ends.
-The engine learns where it is from the environment (ENGINE_DOCS_ENV, read by mkdocs.yml's docs_dir tag).
+The engine learns where it is from the environment (ENGINE_DOCS_ENV, read by mkdocs.yml's docs_dir tag). Files
+that are not pages (llms.txt, llms-full.txt, the feeds, the downloads) are in it too, and the engine copies them
+into its site as it does every static file of its docs folder. The pages' Markdown twins cannot be: the engine
+builds every `.md` there as a page. `build` writes them into the site once the engine has built it; `watch` keeps
+them in the site its server serves (_ServedTwins).
 
 mkdocs and ProperDocs render through the plugin (`site/plugin.py`), which also shows a broken catalogue's errors on
 every page. Here the same happens through the folder: while the catalogue has errors, every generated page is the
@@ -22,8 +26,11 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from catalog_docs.catalog.drafts import find_drafts, refuse_drafts
 from catalog_docs.errors import CatalogDocsError, CatalogInvalid
@@ -35,7 +42,7 @@ from catalog_docs.site.handwritten import hand_written, refuse_collisions, site_
 from catalog_docs.site.pages import Reuse, directory_urls_of, site_files
 from catalog_docs.site.preview import BANNER_ID, NOTHING_YET, banner_html
 from catalog_docs.site.twins import missing_twins, split_twins
-from catalog_docs.writing import prepare_engine_folder, prepare_site_dir
+from catalog_docs.writing import keep_files, prepare_engine_folder, prepare_site_dir
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 EXCLUDED = frozenset({"README.md"})
@@ -130,15 +137,123 @@ def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: boo
         folder.remove()
 
 
-class _Preview:
-    """The build folder of one `watch`, and the last good pages shown in it."""
+class _ServedTwins:
+    """The pages' Markdown twins in the site folder an engine's server serves (`watch` with a command).
 
-    def __init__(self, catalog_dir: Path, docs: Path, say: Callable[[str], None]) -> None:
+    Zensical's server empties its site folder whenever a file it watches changes (the build folder above all),
+    then builds it again; a file added to a folder while it empties it stops the server. So the
+    twins are written only by `follow`, never while the build folder changes (one lock), nor between a change of
+    the build folder and the moment the engine has emptied the site after it (a file of its own gone), and each
+    twin only where its page's HTML already is; every time the site folder changes and then is quiet for a moment,
+    the twins missing there and those a render changed are written (writing.keep_files)."""
+
+    GIVE_UP = 10.0
+    """Seconds after a change of the build folder without the engine emptying its site: the twins are written."""
+
+    def __init__(self, site: Path, say: Callable[[str], None]) -> None:
+        self.site, self.say = Path(os.path.abspath(site)), say  # noqa: PTH100  # as watchfiles names its paths
+        self._texts: dict[str, bytes] = {}
+        self._pending: set[str] = set()
+        """Twins a render changed and `follow` has not written yet."""
+        self._changed_at: float | None = None
+        """When the build folder last changed, until the engine has emptied its site after it."""
+        self._started = False
+        """Whether the engine has written its site once: until then any file of its own shows its build began."""
+        self._lock = threading.Lock()
+        self._said = ""
+        self._thread: threading.Thread | None = None
+
+    def change(self, update: Callable[[], list[str]], twins: Mapping[str, str]) -> list[str]:
+        """Run `update` (a change of the build folder; returns what it changed) and take the `twins` of the pages
+        it holds, while `follow` writes nothing."""
+        texts = {rel: text.encode("utf-8") for rel, text in twins.items()}
+        with self._lock:
+            changed = update()
+            self._pending = {rel for rel, data in texts.items() if self._texts.get(rel) != data or rel in self._pending}
+            self._texts = texts
+            if changed:
+                self._changed_at = time.monotonic()
+        return changed
+
+    def _engines(self, changes: set[tuple[Any, str]]) -> bool:
+        """Whether the engine emptied its site: it removed a file of its own (not a twin, nor a file being written
+        here), or, before its first build, wrote one."""
+        for change, path in changes:
+            rel = Path(path).relative_to(self.site).as_posix() if Path(path).is_relative_to(self.site) else ""
+            if (rel and rel not in self._texts and not rel.rpartition("/")[2].startswith(".")
+                    and (change.name == "deleted" or not self._started)):
+                self._started = True
+                return True
+        return False
+
+    def _keep(self, changes: set[tuple[Any, str]]) -> None:
+        with self._lock:
+            if not changes and not self._pending and self._changed_at is None:
+                return  # quiet, and nothing to write: no file is looked at
+            if self._changed_at is not None:
+                if not self._engines(changes) and time.monotonic() - self._changed_at < self.GIVE_UP:
+                    return
+                self._changed_at = None
+            written = keep_files(self.site, self._texts, _PUBLISH_TWINS, rewrite=self._pending, beside=_page_of)
+            self._pending -= set(written)
+
+    def follow(self, stop: threading.Event) -> None:
+        """Until `stop` is set: whenever the site folder has changed and is quiet for a moment (and every second
+        besides), write the twins missing there or changed (see the class)."""
+        import watchfiles
+
+        for changes in watchfiles.watch(self.site, stop_event=stop, debounce=1600, step=300, rust_timeout=1000,
+                                        yield_on_timeout=True, raise_interrupt=False):
+            try:
+                self._keep(changes)
+                self._said = ""
+            except CatalogDocsError as exc:  # said once, not at every change of the folder
+                if str(exc) != self._said:
+                    self._said = str(exc)
+                    self.say(f"ERROR   -  catalog-docs: {exc}")
+
+    def start(self, stop: threading.Event) -> None:
+        """`follow` in a thread of its own, until `stop` is set (see `end`)."""
+        self._thread = threading.Thread(target=self.follow, args=(stop,), daemon=True)
+        self._thread.start()
+
+    def end(self, stop: threading.Event) -> None:
+        """Stop `follow` (the engine's server has ended: nothing serves the site folder any more)."""
+        if self._thread is not None:
+            stop.set()
+            self._thread.join()
+
+
+def _page_of(twin: str) -> str:
+    """The built page beside a twin (`index.md`: `index.html`; `x.md`: `x.html`)."""
+    return twin[: -len(".md")] + ".html"
+
+
+_PUBLISH_TWINS = "publish the Markdown twins"
+
+
+class _Preview:
+    """The build folder of one `watch`, and the last good pages shown in it; with `site` (an engine's server
+    serves that folder), the twins of those pages there too."""
+
+    def __init__(self, catalog_dir: Path, docs: Path, say: Callable[[str], None], site: Path | None = None) -> None:
         self.catalog_dir, self.docs, self.say = catalog_dir, docs, say
         self.directory_urls = directory_urls_of(catalog_dir.parent)
         self.folder = EngineFolder(catalog_dir.parent)
         self.good: dict[str, str] | None = None
         self.reuse = Reuse()
+        self.twins = _ServedTwins(site, say) if site is not None else None
+
+    def start(self, stop: threading.Event) -> None:
+        """Keep the twins in the site folder, if it has one, until `stop` is set or `close`."""
+        if self.twins is not None:
+            self.twins.start(stop)
+
+    def close(self, stop: threading.Event) -> None:
+        """Stop keeping the twins, and remove the build folder."""
+        if self.twins is not None:
+            self.twins.end(stop)
+        self.folder.remove()
 
     def refresh(self) -> list[str]:
         """One pass of the loop: render; on errors, put them on every page. Returns the errors."""
@@ -150,7 +265,7 @@ class _Preview:
             lines = [str(p) for p in exc.problems]
         except CatalogDocsError as exc:
             lines = [str(exc)]
-        pages = split_twins(self.good)[0] if self.good is not None else NOTHING_YET
+        pages, twins = split_twins(self.good) if self.good is not None else (NOTHING_YET, {})
         if lines:
             shown = "\n".join(f"ERROR   -  {line}" for line in lines)
             self.say(f"ERROR   -  catalog-docs: the catalogue has errors; serving the last good pages, with these "
@@ -162,7 +277,11 @@ class _Preview:
                          f"make site will not publish it until it is checked and `draft: true` is deleted")
         try:
             own = site_own_files(*engine_theme_dirs(self.catalog_dir.parent))
-            changed = self.folder.update(engine_files(pages, self.docs, self.directory_urls, own))
+            files = engine_files(pages, self.docs, self.directory_urls, own)
+            if self.twins is None:
+                changed = self.folder.update(files)
+            else:
+                changed = self.twins.change(partial(self.folder.update, files), twins)
         except CatalogDocsError as exc:
             self.say("\n".join(f"ERROR   -  {line}" for line in str(exc).splitlines()))
             return [*lines, str(exc)]
@@ -183,10 +302,11 @@ def watch(catalog_dir: Path, docs: Path, command: Sequence[str] = (), *, stop: t
     previous = None
     if threading.current_thread() is threading.main_thread():  # `kill` stops the server too, as Ctrl-C does
         previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    preview = _Preview(catalog_dir, docs, say)
+    preview = _Preview(catalog_dir, docs, say, site=catalog_dir.parent / SITE_DIR if command else None)
     proc = None
     try:
         preview.refresh()
+        preview.start(stop)
         proc = subprocess.Popen(list(command), env=_engine_env(preview.folder)) if command else None
         if proc is not None:
             threading.Thread(target=_stop_when_done, args=(proc, stop), daemon=True).start()
@@ -201,7 +321,7 @@ def watch(catalog_dir: Path, docs: Path, command: Sequence[str] = (), *, stop: t
             _watch(watched[:2], stop, preview)
     finally:
         stopped_here = proc is not None and _stop(proc)
-        preview.folder.remove()
+        preview.close(stop)
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     if proc is None or stopped_here:
