@@ -59,6 +59,8 @@ def test_an_edit_rebuilds_its_pages_and_keeps_the_others(serving: Any, caplog: p
     op_html = site / "operations" / "fakeWidgetList" / "index.html"
     untouched_html = site / "operations" / "fakeWidgetCreate" / "index.html"
     old_op, old_untouched = op_html.read_text(encoding="utf-8"), untouched_html.stat().st_mtime_ns
+    op_twin, untouched_twin = (site / "operations" / op / "index.md" for op in ("fakeWidgetList", "fakeWidgetCreate"))
+    old_op_twin, old_untouched_twin = op_twin.read_text(encoding="utf-8"), untouched_twin.stat().st_mtime_ns
     catalog_json = site / "downloads" / "catalog.json"
     old_json = json.loads(catalog_json.read_text(encoding="utf-8"))
     before_index = _locations(site)
@@ -74,10 +76,14 @@ def test_an_edit_rebuilds_its_pages_and_keeps_the_others(serving: Any, caplog: p
     new_json = json.loads(catalog_json.read_text(encoding="utf-8"))
     assert new_json != old_json and new_json.keys() == old_json.keys()  # whole, with the edited value
     assert untouched_html.stat().st_mtime_ns == old_untouched  # and a page it does not show is not
+    assert op_twin.read_text(encoding="utf-8") != old_op_twin  # nor is a twin: the edited page's is written again
+    assert untouched_twin.stat().st_mtime_ns == old_untouched_twin  # and another page's is not
     last = ours._session.last
     assert op in last and untouched in last
     after_files = ours._session.files
     assert after_files[untouched] is before_files[untouched]  # taken again, with its page
+    assert after_files["twin:operations/fakeWidgetCreate/index.md"] is before_files[
+        "twin:operations/fakeWidgetCreate/index.md"]  # and its twin's file
     assert after_files[op] is not before_files[op]  # its text changed: made afresh
     assert after_files["downloads/catalog.json"] is not before_files["downloads/catalog.json"]
     taken = {rel for rel, file in after_files.items() if file is before_files.get(rel)}
@@ -98,7 +104,7 @@ def test_an_edit_rebuilds_its_pages_and_keeps_the_others(serving: Any, caplog: p
 
 def test_a_page_whose_built_html_is_gone_is_built_again(serving: Any) -> None:
     """...whole, though its file (taken again, its text unchanged) let the text go after the last build read it;
-    so is a download."""
+    so are a download and a twin."""
     project, first = serving
     build(first, serve_url=SERVE_URL, dirty=True)
     ours = first.plugins["catalog-docs"]
@@ -106,12 +112,15 @@ def test_a_page_whose_built_html_is_gone_is_built_again(serving: Any) -> None:
     download = project / "site" / "downloads" / "catalog.json"
     whole, old_page = download.read_bytes(), gone.read_text(encoding="utf-8")
     before = dict(ours._session.files)
-    gone.unlink()
-    download.unlink()
+    twin = project / "site" / "operations" / "fakeWidgetCreate" / "index.md"
+    old_twin = twin.read_bytes()
+    for path in (gone, download, twin):
+        path.unlink()
     build(_config(project), serve_url=SERVE_URL, dirty=True)
     assert ours._session.files["operations/fakeWidgetCreate.md"] is before["operations/fakeWidgetCreate.md"]
     assert gone.read_text(encoding="utf-8") == old_page
     assert download.read_bytes() == whole
+    assert twin.read_bytes() == old_twin
 
 
 def test_a_download_that_cannot_be_written_fails_the_rebuild_naming_it(serving: Any,

@@ -71,23 +71,26 @@ class GeneratedFile(File):
         self.content_bytes = b""
 
 
-def twin_file(config: MkDocsConfig, path: str, text: str) -> File:
-    """A page's Markdown twin as a file mkdocs copies, not a page it builds: `File.generated` makes it under a name
-    that is not Markdown (`is_documentation_page()` reads the name's ending), and its documented `dest_uri` puts it
-    at the twin's address (`operations/x/index.md`)."""
-    file = File.generated(config, TWIN_PREFIX + path + ".txt", content=text)
-    file.dest_uri = path
+def new_file(config: MkDocsConfig, key: str, text: str) -> GeneratedFile:
+    """A generated file for a key of the render's result. A page's Markdown twin (`twin:operations/x/index.md`) is a
+    file mkdocs copies, not a page it builds: `File.generated` makes it under a name that is not Markdown
+    (`is_documentation_page()` reads the name's ending), and its documented `dest_uri` puts it at the twin's
+    address (`operations/x/index.md`)."""
+    twin = key.startswith(TWIN_PREFIX)
+    file = GeneratedFile.generated(config, key + ".txt" if twin else key, content=text)
+    assert isinstance(file, GeneratedFile)  # File.generated makes an instance of the class it is called on
+    if twin:
+        file.dest_uri = key[len(TWIN_PREFIX):]
     return file
 
 
-def _twin_files(config: MkDocsConfig, texts: dict[str, str], twins: dict[str, str], *,
-                serving: bool) -> dict[str, File]:
-    """The twins as files by their address; a build (not a server) fails when a generated page has none."""
-    missing = missing_twins([rel for rel in texts if rel.endswith(".md")], twins, config.use_directory_urls)
-    if missing and not serving:
+def refuse_missing_twins(config: MkDocsConfig, texts: dict[str, str]) -> None:
+    """A build (not a server) fails when a generated page has no Markdown twin."""
+    pages, twins = split_twins(texts)
+    missing = missing_twins([rel for rel in pages if rel.endswith(".md")], twins, config.use_directory_urls)
+    if missing:
         raise PluginError("catalog-docs: these pages have no Markdown twin (site/twins.py); nothing was built: "
                           + ", ".join(for_terminal(rel) for rel in missing))
-    return {path: twin_file(config, path, text) for path, text in twins.items()}
 
 
 def _layout_of(config: MkDocsConfig) -> tuple[str, ...]:
@@ -181,9 +184,10 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """Every generated file joins the site; a hand-written one at the same URL is refused, naming both
         (already in on_pre_build, before the site folder is emptied; here again for a docs/ changed since)."""
-        texts, twins = split_twins(self._texts)
-        made: dict[str, File] = {file.dest_uri: file for file in self._generated(config, texts)}
-        made.update(_twin_files(config, texts, twins, serving=self._session is not None))
+        if self._session is None:
+            refuse_missing_twins(config, self._texts)
+        generated = dict(self._generated(config, self._texts))
+        made: dict[str, File] = {file.dest_uri: file for file in generated.values()}
         for rel, path in self._spilled().items():
             spilled = File.generated(config, rel, abs_src_path=str(path))
             made[spilled.dest_uri] = spilled
@@ -205,31 +209,29 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
             files.append(file)
         if self._session is not None:  # only a server compares the next build's texts with these
             self._session.last = self._texts
-            self._session.keep_files({f.src_uri: f for f in made.values() if isinstance(f, GeneratedFile)},
-                                     _layout_of(config))
+            self._session.keep_files(dict(generated), _layout_of(config))
         self._texts = {}
         return files
 
-    def _generated(self, config: MkDocsConfig, texts: dict[str, str]) -> Iterator[GeneratedFile]:
-        """A file per generated text, marked unchanged when a server built the same text last time. A server takes
-        the last build's file of an unchanged text again, with its page: mkdocs makes a page only for a file that
-        has none (`File.page`), and a rebuild need not make a thousand it would not build."""
+    def _generated(self, config: MkDocsConfig, texts: dict[str, str]) -> Iterator[tuple[str, GeneratedFile]]:
+        """A file per generated text (by the text's key), marked unchanged when a server built the same text last
+        time. A server takes the last build's file of an unchanged text again, with its page: mkdocs makes a page
+        only for a file that has none (`File.page`), and a rebuild need not make a thousand it would not build."""
         session = self._session
         last = session.last if session is not None else {}
         kept = session.kept_files(_layout_of(config)) if session is not None else {}
-        for rel, text in texts.items():
-            unchanged = last.get(rel) == text
-            old = kept.get(rel) if unchanged else None
-            if isinstance(old, GeneratedFile) and old.page is not None:
+        for key, text in texts.items():
+            unchanged = last.get(key) == text
+            old = kept.get(key) if unchanged else None
+            if isinstance(old, GeneratedFile) and (old.page is not None or not old.is_documentation_page()):
                 old.unchanged = True
-                if old.is_modified():  # its built file is gone: mkdocs reads the text again (released after use)
+                if old.is_modified():  # its built file is gone: it is read or written again (its text was let go)
                     old.content_string = text
-                yield old
+                yield key, old
                 continue
-            file = GeneratedFile.generated(config, rel, content=text)
-            assert isinstance(file, GeneratedFile)  # File.generated makes an instance of the class it is called on
+            file = new_file(config, key, text)
             file.unchanged = unchanged
-            yield file
+            yield key, file
 
     def _spilled(self) -> dict[str, Path]:
         """The downloads this build wrote into its spill folder, by their path under docs/."""
