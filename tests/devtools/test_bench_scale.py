@@ -33,9 +33,13 @@ def test_the_scale_run_reports_memory_search_and_page_sizes_and_writes_them(
         wire = figures[f"{engine}_first_search_wire_bytes"]
         assert wire > figures[f"{engine}_search_index_gzip_bytes"], engine  # the search worker too
         assert figures[f"{engine}_pages_over_1mb"] == 0 and figures[f"{engine}_largest_html_bytes"] > 0, engine
+        # what tools that read docs download: llms.txt is an index, llms-full.txt holds every twin
+        assert 0 < figures[f"{engine}_llms_txt_bytes"] < figures[f"{engine}_llms_full_txt_bytes"], engine
     table = (tmp_path / "scale.txt").read_text(encoding="utf-8").splitlines()
     assert any(line.split() == ["metric", "30x3x2", "mkdocs", "30x3x2", "zensical"] for line in table), table
     row = next(line.split() for line in table if line.startswith("first_search_wire_bytes (B)"))
     assert row[-2:] == [str(figures[f"{engine}_first_search_wire_bytes"]) for engine in ("mkdocs", "zensical")]
+    row = next(line.split() for line in table if line.startswith("llms_full_txt_bytes (B)"))
+    assert row[-2:] == [str(figures[f"{engine}_llms_full_txt_bytes"]) for engine in ("mkdocs", "zensical")]
     assert not (tmp_path / "scale-30x3x2").exists()  # the project is removed once measured
     capsys.readouterr()

@@ -198,6 +198,8 @@ def _site_stats(site: Path, slugs: list[str]) -> dict[str, Any]:
     return {"site_bytes": total, "search_index_bytes": sum(p.stat().st_size for p in search), "html_bytes": html,
             **_first_search_bytes(site, search),
             "largest_html_bytes": biggest, "largest_html_page": biggest_path,
+            **{f"{name.replace('.', '_').replace('-', '_')}_bytes": (site / name).stat().st_size
+               if (site / name).is_file() else 0 for name in ("llms.txt", "llms-full.txt")},
             "pages_over_2mb": sum(1 for p in site.rglob("*.html") if p.stat().st_size > MAX_PAGE_BYTES),
             "pages_over_1mb": sum(1 for p in site.rglob("*.html") if p.stat().st_size > PAGE_LIMIT_BYTES),
             "html_bytes_per_operation_page": round(sum(op_sizes) / len(op_sizes)) if op_sizes else 0}
@@ -577,7 +579,8 @@ SIDE_BY_SIDE = (("build_s", "make_site_s", "s"), ("peak_rss_mb", "make_site_peak
                 ("index_bytes", "search_index_bytes", "B"), ("index_gzip_bytes", "search_index_gzip_bytes", "B"),
                 ("first_search_wire_bytes", "first_search_wire_bytes", "B"),
                 ("largest_page_bytes", "largest_html_bytes", "B"), ("largest_page", "largest_html_page", ""),
-                ("pages_over_1mb", "pages_over_1mb", ""))
+                ("pages_over_1mb", "pages_over_1mb", ""), ("llms_txt_bytes", "llms_txt_bytes", "B"),
+                ("llms_full_txt_bytes", "llms_full_txt_bytes", "B"))
 """The side-by-side table's rows: its name, the metric of each engine's row (`{engine}_...`), the unit."""
 
 
@@ -600,7 +603,7 @@ def _scale_make_site(report: Report, case: str, project: Path, slugs: list[str],
 def bench_scale(report: Report, out: Path, sizes: list[int], versions: int, plans: int, seed: int) -> None:
     """For each size: `make site` with each engine (mkdocs, then Zensical: render and build, as a user runs it)
     with its time and peak memory, and what its site publishes: the search index (bytes, gzipped, a first
-    search's download) and the largest page; then `catalog-docs render --out` and a bare `mkdocs build` of the
+    search's download), the largest page, llms.txt and llms-full.txt; then `catalog-docs render --out` and a bare `mkdocs build` of the
     rendered pages, each with its peak memory. One build of each: at 10,000 operations a build takes minutes."""
     for n in sizes:
         case = f"{n}x{versions}x{plans}"
