@@ -604,7 +604,8 @@ def bench_scale(report: Report, out: Path, sizes: list[int], versions: int, plan
     """For each size: `make site` with each engine (mkdocs, then Zensical: render and build, as a user runs it)
     with its time and peak memory, and what its site publishes: the search index (bytes, gzipped, a first
     search's download), the largest page, llms.txt and llms-full.txt; then `catalog-docs render --out` and a bare
-    `mkdocs build` of the rendered pages, each with its peak memory. One build of each: at 10,000 operations a build takes minutes."""
+    `mkdocs build` of the rendered pages, each with its peak memory. One build of each: at 10,000 operations a
+    build takes minutes."""
     for n in sizes:
         case = f"{n}x{versions}x{plans}"
         project = out / f"scale-{case}"
