@@ -10,6 +10,7 @@ import pytest
 
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.devtools.bench import (
+    READER_KINDS,
     RENDERED,
     SERVE_POLL_S,
     Report,
@@ -53,6 +54,8 @@ def test_control_pages_sit_at_our_page_paths_and_hold_plain_prose(tmp_path: Path
 def test_bench_reports_our_cost_per_page_as_a_ratio_to_the_control_site(tmp_path: Path) -> None:
     project = _rendered_project(tmp_path)
     report = Report()
+    for n, kind in enumerate(READER_KINDS):  # as the render stage reports them before (bench_stage)
+        report.add("case", f"template_{kind}_s", 0.25 * (n + 1), "s")
     bench_control(report, "case", project, ["mkdocs"], rounds=2)
     control = next(r for r in report.rows if r["metric"] == "control_mkdocs_build_s")
     assert isinstance(control["value"], float) and control["value"] > 0
@@ -62,6 +65,8 @@ def test_bench_reports_our_cost_per_page_as_a_ratio_to_the_control_site(tmp_path
     assert ratio["value"] == round(statistics.median(ours / theirs for ours, theirs in rounds), 2)
     assert abs(control["cpu_s"] - statistics.median(theirs for _, theirs in rounds)) < 0.002  # as printed
     assert ratio["wall_ratio"] > 0
+    share = next(r for r in report.rows if r["metric"] == "reader_files_share_of_build")
+    assert share["value"] == round(2.5 / statistics.median(ours for ours, _ in rounds), 3)  # 0.25 + 0.5 + 0.75 + 1
     # Ours as a user builds (the render included: the built site has the downloads), the control without our plugins.
     assert (project / "site" / "index.html").is_file() and (project / "site" / "downloads" / "catalog.json").is_file()
     plugins = (project / "mkdocs-control.yml").read_text(encoding="utf-8").split("\nplugins:", 1)[1]
