@@ -3,12 +3,17 @@ files a warm render returns are exactly those of a fresh, cold render of the edi
 
 The warm side is what `mkdocs serve` runs after each save (pages.site_files with reuse): the catalogue loaded
 through a LoadCache that saw the files before the edit, and rendered with the PageMemo of the render before.
+The cold side is rendered once per module for each catalogue it is asked about (ColdRenders, by the bytes of the
+catalogue's files); the synthetic catalogues are generated once per module and copied (Synths).
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
+import shutil
 import tempfile
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
@@ -25,29 +30,84 @@ from fixture_facts import FIXTURE_CATALOG
 BASE: Docs = read_docs(FIXTURE_CATALOG)
 
 
-def _same_as_cold(folder: Path, memo: PageMemo, cache: LoadCache, *, directory_urls: bool = True) -> dict[str, str]:
+class ColdRenders:
+    """The cold render (a fresh load, no memo) of a catalogue folder, kept for the last few catalogues by the bytes
+    of their files and the URL style: the same files render the same wherever the folder is, so the tests that
+    start from the same catalogue (each parametrization, each random example's first render) share its render."""
+
+    KEPT = 12
+
+    def __init__(self) -> None:
+        self._renders: OrderedDict[bytes, dict[str, str]] = OrderedDict()
+
+    def __call__(self, folder: Path, *, directory_urls: bool) -> dict[str, str]:
+        digest = hashlib.sha256(repr(directory_urls).encode())
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            for part in (path.relative_to(folder).as_posix().encode(), path.read_bytes()):
+                digest.update(len(part).to_bytes(8, "big") + part)
+        key = digest.digest()
+        if key not in self._renders:
+            self._renders[key] = render_pages(load_catalog(folder), workers=1, directory_urls=directory_urls)
+            while len(self._renders) > self.KEPT:
+                self._renders.popitem(last=False)
+        self._renders.move_to_end(key)
+        return self._renders[key]
+
+
+class Synths:
+    """Synthetic catalogues whose tables run over two pages (operations, matrix, versions, plans), generated once
+    per module for each size and copied into a test's own folder."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._made: dict[int, Path] = {}
+        self._docs: dict[int, Docs] = {}
+
+    def copy(self, tmp_path: Path, operations: int = 300) -> Path:
+        return Path(shutil.copytree(self._source(operations), tmp_path / "synth"))
+
+    def docs(self, operations: int) -> Docs:
+        """The catalogue's parsed files (not to be changed: catalog_edits' edits work on a copy)."""
+        if operations not in self._docs:
+            self._docs[operations] = read_docs(self._source(operations))
+        return self._docs[operations]
+
+    def _source(self, operations: int) -> Path:
+        if operations not in self._made:
+            source = self._root / f"synth-{operations}"
+            for rel, text in synth_files(SynthSpec(operations=operations, versions=4, plans=3, seed=3)).items():
+                (source / rel).parent.mkdir(parents=True, exist_ok=True)
+                (source / rel).write_text(text, encoding="utf-8")
+            # In the layout _flip_one_value writes, so an edit moves no line (operation pages show where entries
+            # start).
+            write_docs(read_docs(source), source)
+            self._made[operations] = source
+        return self._made[operations]
+
+
+@pytest.fixture(scope="module")
+def cold() -> ColdRenders:
+    return ColdRenders()
+
+
+@pytest.fixture(scope="module")
+def synths(tmp_path_factory: pytest.TempPathFactory) -> Synths:
+    return Synths(tmp_path_factory.mktemp("render-memo-synths"))
+
+
+def _same_as_cold(folder: Path, memo: PageMemo, cache: LoadCache, cold: ColdRenders, *,
+                  directory_urls: bool = True) -> dict[str, str]:
     warm = render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1, directory_urls=directory_urls)
-    cold = render_pages(load_catalog(folder), workers=1, directory_urls=directory_urls)
-    assert list(warm) == list(cold)
-    stale = [path for path in cold if warm[path] != cold[path]]
+    fresh = cold(folder, directory_urls=directory_urls)
+    assert list(warm) == list(fresh)
+    stale = [path for path in fresh if warm[path] != fresh[path]]
     assert not stale, f"stale after the edit: {stale}"
     return warm
 
 
-def _synth(tmp_path: Path, operations: int = 300) -> Path:
-    """A catalogue whose tables run over two pages (operations, matrix, versions, plans)."""
-    folder = tmp_path / "synth"
-    for rel, text in synth_files(SynthSpec(operations=operations, versions=4, plans=3, seed=3)).items():
-        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-        (folder / rel).write_text(text, encoding="utf-8")
-    # In the layout _flip_one_value writes, so an edit moves no line (operation pages show where entries start).
-    write_docs(read_docs(folder), folder)
-    return folder
-
-
-def test_a_line_added_above_the_listing_rerenders_the_operation_pages_alone(tmp_path: Path) -> None:
+def test_a_line_added_above_the_listing_rerenders_the_operation_pages_alone(tmp_path: Path, synths: Synths) -> None:
     # An operation page names the line its entry starts on; no other page shows a line, so no other is made again.
-    folder = _synth(tmp_path, 60)
+    folder = synths.copy(tmp_path, 60)
     reuse = pages.Reuse()
     pages.site_files(folder, reuse=reuse)
     memo = reuse.pages
@@ -73,18 +133,18 @@ def _flip_one_value(folder: Path, label_index: int, entry_index: int) -> str:
 
 
 @pytest.mark.parametrize("label_index", [0, 1, -1])
-def test_one_value_edited_renders_as_fresh_and_reuses_the_rest(tmp_path: Path, label_index: int) -> None:
-    folder = _synth(tmp_path)
-    write_docs(read_docs(folder), folder)
+def test_one_value_edited_renders_as_fresh_and_reuses_the_rest(tmp_path: Path, synths: Synths, cold: ColdRenders,
+                                                               label_index: int) -> None:
+    folder = synths.copy(tmp_path)
     memo, cache = PageMemo(), LoadCache()
-    first = _same_as_cold(folder, memo, cache)
+    first = _same_as_cold(folder, memo, cache, cold)
     _flip_one_value(folder, label_index, 260)  # on the second page of every table
-    _same_as_cold(folder, memo, cache)
+    _same_as_cold(folder, memo, cache, cold)
     assert memo.reused > len(first) * 0.9, (memo.reused, memo.produced)
     assert cache.parsed.hits >= 4  # every file but the edited version file
     # ... and back: the memo now holds the edited pages
     _flip_one_value(folder, label_index, 260)
-    assert _same_as_cold(folder, memo, cache) == first
+    assert _same_as_cold(folder, memo, cache, cold) == first
 
 
 def _edit(docs: Docs, what: str) -> Docs:
@@ -125,14 +185,15 @@ EDITS = ["value", "label name", "area name", "register item text", "register ite
 
 @pytest.mark.parametrize("directory_urls", [True, False])
 @pytest.mark.parametrize("what", EDITS)
-def test_each_kind_of_edit_renders_as_fresh(tmp_path: Path, what: str, directory_urls: bool) -> None:
-    for name, base in (("fixture", BASE), ("synth", read_docs(_synth(tmp_path, 60)))):
+def test_each_kind_of_edit_renders_as_fresh(tmp_path: Path, synths: Synths, cold: ColdRenders, what: str,
+                                            directory_urls: bool) -> None:
+    for name, base in (("fixture", BASE), ("synth", synths.docs(60))):
         folder = tmp_path / f"{name}-catalog"
         write_docs(base, folder)
         memo, cache = PageMemo(), LoadCache()
-        before = _same_as_cold(folder, memo, cache, directory_urls=directory_urls)
+        before = _same_as_cold(folder, memo, cache, cold, directory_urls=directory_urls)
         write_docs(_edit(base, what), folder)
-        after = _same_as_cold(folder, memo, cache, directory_urls=directory_urls)
+        after = _same_as_cold(folder, memo, cache, cold, directory_urls=directory_urls)
         assert before != after, f"{what}: the edit changed no file ({name})"
 
 
@@ -144,21 +205,21 @@ _MEMO, _CACHE = PageMemo(), LoadCache()
 @pytest.mark.slow  # 60 random runs of edits, each rendered twice
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
-def test_random_edits_render_as_fresh(data: st.DataObject) -> None:
+def test_random_edits_render_as_fresh(cold: ColdRenders, data: st.DataObject) -> None:
     """Any of the maintainer's edits (catalog_edits.EDITS: entries, labels, plan entries, areas, register items,
     texts, values), one to three at a time, each followed by a warm render."""
-    docs = BASE
-    write_docs(docs, _FOLDER)
-    _same_as_cold(_FOLDER, _MEMO, _CACHE)
+    # Every edit is drawn before the first render: an example Hypothesis gives up on while drawing costs no render.
+    steps = [BASE]
     for _ in range(data.draw(st.integers(1, 2))):
-        docs, _names = edited(docs, data, 1, 3)
+        steps.append(edited(steps[-1], data, 1, 3)[0])
+    for docs in steps:
         write_docs(docs, _FOLDER)
-        _same_as_cold(_FOLDER, _MEMO, _CACHE)
+        _same_as_cold(_FOLDER, _MEMO, _CACHE, cold)
 
 
 def test_site_files_reuses_across_calls_and_starts_afresh_when_the_code_changes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = _synth(tmp_path, 60)
+        tmp_path: Path, synths: Synths, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = synths.copy(tmp_path, 60)
     reuse = pages.Reuse()
     first = pages.site_files(folder, reuse=reuse)
     memo = reuse.pages
@@ -195,14 +256,14 @@ def test_catalog_json_from_parts_is_the_whole_text(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("start", ["render in one process", "render in two processes"])
-def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                         start: str) -> None:
+def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, synths: Synths, cold: ColdRenders,
+                                                         monkeypatch: pytest.MonkeyPatch, start: str) -> None:
     """After a keyed render, wherever its downloads were produced (this process, the forked child), the memo
     holds each plan entry's part of catalog.json and each path item of openapi.yaml: one edited value then builds the
     document's head and one path item, not all."""
     from catalog_docs.site import download_parts
 
-    folder = _synth(tmp_path, 300)
+    folder = synths.copy(tmp_path, 300)
     memo, cache = PageMemo(), LoadCache()
     render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1 if "one" in start else 2)
     catalog = load_catalog(folder)
@@ -215,4 +276,4 @@ def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, monkeypa
     monkeypatch.setattr(download_parts, "to_yaml_plain", lambda *a, **k: made.append(a) or real(*a, **k))
     warm = render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1)
     assert len(made) == 2, "the head and the edited entry's path item"
-    assert warm == render_pages(load_catalog(folder), workers=1)
+    assert warm == cold(folder, directory_urls=True)
