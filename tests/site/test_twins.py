@@ -25,6 +25,7 @@ from catalog_docs.site.history import LabelHistory, label_history
 from catalog_docs.site.render import render_pages
 from catalog_docs.site.twins import LLMS_FULL, TWIN_PREFIX, split_twins, twin_site_path
 from htmltree import content, parse_file
+from sitebuild import shared_build
 
 
 @cache
@@ -139,25 +140,59 @@ def test_no_twin_makes_a_sentence_its_page_does_not(built_site: Path) -> None:
     assert checked > 50
 
 
+@pytest.fixture(params=["mkdocs", "zensical"])
+def engine_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture site built by mkdocs (`built_site`) or by Zensical through `catalog-docs build` (the build
+    tests/site/test_zensical_search.py reads too)."""
+    if request.param == "zensical":
+        return shared_build(tmp_path_factory, "fixture-zensical", ff.FIXTURE_CATALOG, engine="zensical")
+    site: Path = request.getfixturevalue("built_site")
+    return site
+
+
+_TWIN_WORDS = "Markdown of this page, for tools that read Markdown."
+_FEED_WORDS = " Atom feed of the version labels that changed this operation."
+
+
 @pytest.mark.site
-def test_every_page_names_its_twin_and_every_operation_page_its_feed(built_site: Path) -> None:
-    pages = [p for p in built_site.rglob("index.html") if (p.parent / "index.md").is_file()]
-    assert len(pages) >= 20
+def test_every_page_names_its_twin_and_every_operation_page_its_feed(engine_site: Path) -> None:
+    # On every engine, in the head and in the line under the title: Zensical rewrites an `.md` href in a page's
+    # Markdown as a link to a page (versions/x/ linked `../`, the home page ""), so the line is the layout's.
+    pages = [p for p in engine_site.rglob("index.html") if (p.parent / "index.md").is_file()]
+    assert len(pages) == ff.LISTING_SIZE + len(ff.LABELS) + len(ff.PLAN_NAMES) + len(ff.PAIRS) + 10
+    feeds = 0
     for page in pages:
         doc = parse_file(page)
         head = doc.find("head")
         assert head is not None
         twin = head.find("link", rel="alternate", type="text/markdown")
         assert twin is not None and (page.parent / twin.attrs["href"]).resolve() == (page.parent / "index.md").resolve()
-        shown = content(doc).find("a", type="text/markdown")
-        assert shown is not None and shown.text() == "Markdown" and shown.attrs["href"] == "index.md"
+        article = content(doc)
+        line = article.find("p", "catalog-alt")
+        assert line is not None and "data-search-exclude" in line.attrs, page
+        # Right under the title: the first element after the article's <h1>.
+        heading = article.find("h1")
+        assert heading is not None and heading.parent is not None
+        siblings = [n for n in heading.parent.children if not isinstance(n, str)]
+        assert siblings[siblings.index(heading) + 1] is line, page
+        shown = line.find("a", type="text/markdown")
+        assert shown is not None and shown.text() == "Markdown", page
+        assert (page.parent / shown.attrs["href"]).resolve() == (page.parent / "index.md").resolve(), (
+            page, shown.attrs["href"])
         # The theme fetches sitemap.xml beside every alternate link: the folder has one, so nothing answers 404.
-        assert page.parent == built_site or (page.parent / "sitemap.xml").is_file()
-        feed = page.parent / "feed.xml"
+        assert page.parent == engine_site or (page.parent / "sitemap.xml").is_file()
+        feed = line.find("a", type="application/atom+xml")
         if page.parent.parent.name == "operations":
             assert head.find("link", rel="alternate", type="application/atom+xml", href="feed.xml") is not None
-            assert content(doc).find("a", type="application/atom+xml", href="feed.xml") is not None
-            assert feed.is_file()
+            assert feed is not None and feed.text() == "Atom feed", page
+            assert (page.parent / feed.attrs["href"]).resolve() == (page.parent / "feed.xml").resolve(), (
+                page, feed.attrs["href"])
+            assert (page.parent / "feed.xml").is_file()
+            assert line.text() == _TWIN_WORDS + _FEED_WORDS
+            feeds += 1
+        else:
+            assert feed is None and line.text() == _TWIN_WORDS, page
+    assert feeds == ff.LISTING_SIZE
 
 
 @pytest.mark.site

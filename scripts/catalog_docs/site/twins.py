@@ -11,9 +11,10 @@ are kept apart by the key prefix TWIN_PREFIX, with their site path after it: `sp
 shell publishes them as files of the built site (the plugin as generated files with that `dest_uri`; `catalog-docs
 build` writes them into the site folder after the engine's build).
 
-Each page names its twin in its front matter (`catalog_twin`), which the page layout turns into a
-`<link rel="alternate" type="text/markdown">`, and shows a link to it under its title; an operation page does the
-same for its Atom feed (`catalog_feed`, site/feed.py).
+Each page names its twin in its front matter (`catalog_twin`), which the page layout (overrides/layouts/page.html)
+turns into a `<link rel="alternate" type="text/markdown">` and a visible link under the page's title; an operation
+page does the same for its Atom feed (`catalog_feed`, site/feed.py). The visible line is the layout's, not the page
+Markdown's: Zensical takes an `href` ending in `.md` in a page's HTML for a link to a page and rewrites it.
 """
 
 from __future__ import annotations
@@ -140,8 +141,8 @@ class Twins:
         return make
 
     def with_links(self, page: str, page_template: str, produce: Callable[[], str]) -> Callable[[], str]:
-        """The page's text with its twin (and, for an operation, its feed) named in its front matter and linked
-        under its title."""
+        """The page's text with its twin (and, for an operation, its feed) named in its front matter, which the page
+        layout links in the head and under the title."""
         twin = posixpath.basename(twin_site_path(page, self.directory_urls))
         feed = None
         if page_template == OPERATION_TEMPLATE and self.feeds:
@@ -154,21 +155,9 @@ class Twins:
 
 
 def link_page(text: str, twin: str, feed: str | None) -> str:
-    """A page's Markdown with its twin's address (and its feed's) added to its front matter, and a line of links
-    after its first heading (hidden from the search: it is the same on every page)."""
+    """A page's Markdown with its twin's address (and its feed's) added to its front matter."""
     meta = f"catalog_twin: {twin}\n" + (f"catalog_feed: {feed}\n" if feed else "")
-    if text.startswith("---\n"):
-        text = "---\n" + meta + text[4:]
-    heading = text.find("\n# ")
-    if heading < 0:
-        return text
-    end = text.find("\n", heading + 1)
-    links = f'<a href="{twin}" type="text/markdown">Markdown</a> of this page, for tools that read Markdown.'
-    if feed:
-        links += (f' <a href="{feed}" type="application/atom+xml">Atom feed</a> of the version labels that changed'
-                  " this operation.")
-    line = f'\n\n<p class="catalog-alt" data-search-exclude>{links}</p>\n'
-    return text[:end] + line + text[end:] if end >= 0 else text + line
+    return "---\n" + meta + text[4:] if text.startswith("---\n") else text
 
 
 @lru_cache(maxsize=1)
