@@ -204,11 +204,19 @@ def _site_stats(site: Path, slugs: list[str]) -> dict[str, Any]:
     return {"site_bytes": total, "search_index_bytes": sum(p.stat().st_size for p in search), "html_bytes": html,
             **_first_search_bytes(site, search),
             "largest_html_bytes": biggest, "largest_html_page": biggest_path,
-            **{f"{name.replace('.', '_').replace('-', '_')}_bytes": (site / name).stat().st_size
-               if (site / name).is_file() else 0 for name in ("llms.txt", "llms-full.txt")},
+            **_llms_sizes(site),
             "pages_over_2mb": sum(1 for p in site.rglob("*.html") if p.stat().st_size > MAX_PAGE_BYTES),
             "pages_over_1mb": sum(1 for p in site.rglob("*.html") if p.stat().st_size > PAGE_LIMIT_BYTES),
             "html_bytes_per_operation_page": round(sum(op_sizes) / len(op_sizes)) if op_sizes else 0}
+
+
+def _llms_sizes(site: Path) -> dict[str, int]:
+    """The sizes of llms.txt and llms-full.txt (`llms_txt_bytes`, `llms_full_txt_bytes`; 0 when missing)."""
+    sizes = {}
+    for name in ("llms.txt", "llms-full.txt"):
+        path = site / name
+        sizes[f"{name.replace('.', '_').replace('-', '_')}_bytes"] = path.stat().st_size if path.is_file() else 0
+    return sizes
 
 
 def _gzipped(path: Path) -> int:
