@@ -25,6 +25,7 @@ from catalog_docs.devtools.bench import (
 from catalog_docs.devtools.bench import main as bench_main
 from catalog_docs.site.folders import render_out
 from catalog_docs.site.render import render_pages
+from catalog_docs.site.twins import split_twins
 from fixture_facts import FIXTURE_CATALOG
 
 
@@ -32,7 +33,7 @@ def _rendered_project(tmp_path: Path) -> Path:
     project = tmp_path / "case"
     make_project(project, {p.relative_to(FIXTURE_CATALOG).as_posix(): p.read_text(encoding="utf-8")
                            for p in FIXTURE_CATALOG.rglob("*") if p.is_file()})
-    render_out(render_pages(load_catalog(project / "catalog")), project / RENDERED, replace=True)
+    render_out(split_twins(render_pages(load_catalog(project / "catalog")))[0], project / RENDERED, replace=True)
     return project
 
 
@@ -157,3 +158,18 @@ def test_the_edits_meet_every_part_of_the_servers_polling_interval_evenly() -> N
     gaps = {round(b - a, 9) for a, b in itertools.pairwise(phases)}
     assert gaps == {round(SERVE_POLL_S / 5, 9)}
     assert phases[0] == pytest.approx(SERVE_POLL_S / 10)  # each in the middle of its fifth of the interval
+
+
+def test_the_render_stage_writes_the_pages_as_render_out_does_without_the_twins(tmp_path: Path) -> None:
+    """The bare and control builds read these files: a twin written among them would be built as a page of its
+    own (the control site then had twice our pages)."""
+    from catalog_docs.devtools.bench import _bench_render_stage
+
+    report = Report()
+    docs = tmp_path / "rendered"
+    _bench_render_stage(report, "case", FIXTURE_CATALOG, docs, 1)
+    written = sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*") if p.is_file()
+                     and p.name != ".catalog-docs-output")  # the tool's own mark on a folder it writes
+    pages, twins = split_twins(render_pages(load_catalog(FIXTURE_CATALOG)))
+    assert twins and written == sorted(pages)
+    assert report.get("case", "files_written") == len(pages)
