@@ -1,13 +1,15 @@
 """Browser session helpers: Debian's Chromium through Playwright, and page visits that record what went wrong.
 
 A visit records every console error, uncaught page error, failed or 4xx/5xx request, and every request
-whose origin is not the local site server. Requests to other origins are aborted as well as recorded, so
-nothing ever leaves the machine even when a test fails.
+whose origin is not the local site server. Requests to other origins are refused as well as recorded, so
+nothing ever leaves the machine even when a test fails: a visit's browser context sends everything but the
+site's own origin to a proxy address that accepts no connection (see `_refusing_proxy`).
 """
 
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +23,8 @@ from playwright.sync_api import (
     ConsoleMessage,
     Page,
     Playwright,
+    ProxySettings,
     Request,
-    Route,
     ViewportSize,
     sync_playwright,
 )
@@ -64,6 +66,8 @@ def describe_violation(violation: dict[str, Any]) -> str:
 
 
 _LOCAL_SCHEMES = {"data", "blob", "about"}
+REFUSED = "net::ERR_PROXY_CONNECTION_FAILED"
+"""How a request to another origin fails in a visit (Chromium's console says `Failed to load resource: REFUSED`)."""
 SETTLE_MS = 50
 SETTLE_LIMIT_S = 30.0
 
@@ -163,27 +167,24 @@ class _Tab:
     viewport: ViewportSize | None
     visit: Visit | None = None
 
+    @property
+    def favicon(self) -> str:
+        return self.origin + "/favicon.ico"
+
     def listen(self) -> None:
-        """Record what goes wrong into the tab's current visit, and keep every request on the site's origin."""
-        self.context.route("**/*", self._guard)
+        """Record what goes wrong into the tab's current visit (the context's proxy refuses other origins)."""
         self.page.on("console", self._console)
         self.page.on("pageerror", self._page_error)
         self.page.on("request", self._started)
         self.page.on("requestfailed", self._failed)
         self.page.on("requestfinished", self._finished)
 
-    def _guard(self, route: Route) -> None:
-        url = route.request.url
-        if urlsplit(url).scheme in _LOCAL_SCHEMES or _origin(url) == self.origin:
-            route.continue_()
-        else:
-            if self.visit is not None:
-                self.visit.foreign_requests.append(url)
-            route.abort()
-
     def _started(self, request: Request) -> None:
-        if self.visit is not None:
-            self.visit.in_flight.add(request)
+        if self.visit is None:
+            return
+        self.visit.in_flight.add(request)
+        if urlsplit(request.url).scheme not in _LOCAL_SCHEMES and _origin(request.url) != self.origin:
+            self.visit.foreign_requests.append(request.url)
 
     def _finished(self, request: Request) -> None:
         if self.visit is None:
@@ -203,7 +204,10 @@ class _Tab:
             self.visit.failed_requests.append(f"{request.failure} {request.url}")
 
     def _console(self, message: ConsoleMessage) -> None:
-        if self.visit is not None and message.type == "error":
+        # Chromium asks for /favicon.ico, once per origin, when a page names no icon (the site's pages all name
+        # one; a page a test makes may not): the browser's request, not the page's, which Playwright reports as no
+        # request at all and would hide entirely if it intercepted requests.
+        if self.visit is not None and message.type == "error" and message.location.get("url") != self.favicon:
             self.visit.console_errors.append(message.text)
 
     def _page_error(self, error: PlaywrightError) -> None:
@@ -227,6 +231,25 @@ class _Tab:
             self.page.set_viewport_size(self.viewport)
 
 
+def _refusing_proxy(browser: Browser, base: str) -> ProxySettings:
+    """Browser context options that send every request but those to `base`'s origin to a proxy that refuses it.
+
+    The proxy's address is a port of 127.0.0.1 bound (for as long as the browser lives) and never listened on, so
+    a connection to it is refused at once and nothing leaves the machine; `<-loopback>` (Playwright adds it) makes
+    other ports of the machine go to the proxy too. The browser refuses these requests itself, where intercepting
+    them in Playwright (`route`) would stop every request of every page until the test process let it go on."""
+    refuser = _REFUSERS.get(browser)
+    if refuser is None:
+        refuser = _REFUSERS[browser] = socket.socket()
+        refuser.bind(("127.0.0.1", 0))
+    parts = urlsplit(base)
+    host = f"[{parts.hostname}]" if parts.hostname and ":" in parts.hostname else parts.hostname
+    port = parts.port or {"http": 80, "https": 443}[parts.scheme]
+    return {"server": f"http://127.0.0.1:{refuser.getsockname()[1]}", "bypass": f"{host}:{port}"}
+
+
+_REFUSERS: dict[Browser, socket.socket] = {}
+"""The refusing proxy's bound socket for each browser."""
 IDLE_TABS = 6
 """Tabs kept open per browser between visits; the oldest is closed beyond this."""
 _IDLE: dict[Browser, list[_Tab]] = {}
@@ -235,7 +258,7 @@ _IDLE: dict[Browser, list[_Tab]] = {}
 
 def new_visit(browser: Browser, base: str, *, own_context: bool = False, **context_options: object) -> Visit:
     """A visit of the site at `base` in a cleared tab from the pool (or a new one), whose requests outside base's
-    origin are aborted and recorded. `own_context=True`: a context of its own, closed with the visit, for a test
+    origin are refused and recorded. `own_context=True`: a context of its own, closed with the visit, for a test
     that changes what no clearing undoes (an init script)."""
     own, key = _origin(base), repr(sorted(context_options.items()))
     idle = _IDLE.setdefault(browser, [])
@@ -243,7 +266,8 @@ def new_visit(browser: Browser, base: str, *, own_context: bool = False, **conte
     if tab is not None:
         idle.remove(tab)
     else:
-        context = browser.new_context(**context_options)  # type: ignore[arg-type]
+        context = browser.new_context(proxy=_refusing_proxy(browser, base),
+                                      **context_options)  # type: ignore[arg-type]
         page = context.new_page()
         tab = _Tab(browser=browser, key=key, origin=own, context=context, page=page, viewport=page.viewport_size)
         tab.listen()

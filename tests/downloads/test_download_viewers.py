@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 import fixture_facts as ff
-from browsing import SCREENSHOTS, new_visit
+from browsing import REFUSED, SCREENSHOTS, new_visit
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.downloads.export import export_text
 from download_fixtures import write_download_catalog
@@ -67,10 +67,10 @@ def _open(chromium: Browser, url: str, shot: str) -> tuple[Page, list[str], list
     visit.page.wait_for_selector(".api-content")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     visit.page.screenshot(path=str(SCREENSHOTS / f"redoc-{shot}.png"))
-    # Redoc's "API docs by Redocly" badge asks its CDN for a logo: aborted, so nothing leaves the machine.
+    # Redoc's "API docs by Redocly" badge asks its CDN for a logo: refused, so nothing leaves the machine.
     problems = [p for p in visit.problems() if not ((p.startswith("request to another origin: https://cdn.redoc")
                                                     and p.endswith("/logo-mini.svg"))
-                                                    or p == "console: Failed to load resource: net::ERR_FAILED")]
+                                                    or p == f"console: Failed to load resource: {REFUSED}")]
     return visit.page, dialogs, problems
 
 

@@ -9,12 +9,15 @@ light and dark, is kept under test-artifacts/screenshots/.
 from __future__ import annotations
 
 import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import fixture_facts as ff
-from browsing import AXE, BLOCKING, PAGE_TYPES, SCREENSHOTS, Visit, describe_violation, new_visit
+from browsing import AXE, BLOCKING, PAGE_TYPES, REFUSED, SCREENSHOTS, Visit, describe_violation, new_visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -195,3 +198,42 @@ def test_keyboard_alone_reaches_the_search_and_the_main_content(visit: Visit) ->
     page.keyboard.press("Tab")
     inside = page.evaluate("!!document.activeElement.closest('article')")
     assert inside, "the next Tab after skipping does not land in the main content"
+
+
+def test_a_request_to_another_origin_is_recorded_and_never_reaches_it(chromium: Browser, site_url: str) -> None:
+    """What every browser test relies on (browsing.py): a page's request to any origin but the site's (another port
+    of the same machine, the same port under another name, another host) is recorded and refused by the browser."""
+    reached: list[str] = []
+
+    class Record(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            reached.append(self.path)
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    other = ThreadingHTTPServer(("127.0.0.1", 0), Record)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    there = f"http://127.0.0.1:{other.server_address[1]}/"
+    urls = [there + "fetch", f"http://localhost:{urlsplit(site_url).port}/", "http://example.invalid/fetch",
+            there + "image.png"]
+    visit = new_visit(chromium, site_url)
+    try:
+        page = visit.open("")
+        page.evaluate("""async ([fetched, image, socket]) => {
+            for (const url of fetched) await fetch(url, {mode: 'no-cors'}).catch(() => null);
+            const img = new Image();
+            await new Promise(done => { img.onerror = img.onload = done; img.src = image; });
+            await new Promise(done => { const ws = new WebSocket(socket); ws.onerror = ws.onopen = done; });
+        }""", [urls[:3], urls[3], there.replace("http", "ws") + "socket"])
+        visit.settle()
+        assert visit.foreign_requests == urls
+        assert visit.console_errors and all(REFUSED in e for e in visit.console_errors), visit.console_errors
+        assert not visit.failed_requests, visit.failed_requests
+    finally:
+        visit.close()
+        other.shutdown()
+        other.server_close()
+    assert reached == []
