@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser
 
 import fixture_facts as ff
-from browsing import PAGE_TYPES, SCREENSHOTS, new_visit
+from browsing import PAGE_TYPES, SCREENSHOTS, Visit, new_visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -60,16 +60,68 @@ def test_the_fixture_is_wide_enough_to_matter() -> None:
     assert len(ff.LABELS) >= 3 and len(ff.PLAN_NAMES) >= 3
 
 
+_UNDERLINE = """() => { const a = document.querySelector('article a:not(.headerlink)');
+  if (!a) return null;
+  const s = getComputedStyle(a);
+  return [parseFloat(s.textUnderlineOffset), parseFloat(s.fontSize)]; }"""
+"""The first content link's underline offset and font size (null: the content has no link)."""
+
+
 @pytest.fixture(scope="module")
 def wide_pages(chromium: Browser, site_url: str) -> dict[str, dict]:
-    """Every page measured at 1280 px, once (the phone tests compare both of their schemes with it)."""
+    """Every page measured at 1280 px, once (the phone tests compare both of their schemes with it), and the home
+    page's first content link's underline."""
     wide = new_visit(chromium, site_url, viewport=WIDE)
     try:
-        measured = {name: wide.open(path).evaluate(_MEASURE) for name, path in PAGES.items()}
+        measured = {}
+        for name, path in PAGES.items():
+            page = wide.open(path)
+            measured[name] = page.evaluate(_MEASURE)
+            if name == "home":
+                measured[name]["underline"] = page.evaluate(_UNDERLINE)
         assert not wide.problems(), wide.problems()
         return measured
     finally:
         wide.close()
+
+
+CARD_PAGES = ["operations-index", "matrix", "version", "plan"]
+"""Page types whose tables become cards at 390 px."""
+
+
+def _ax_roles(visit: Visit) -> set[str]:
+    """The roles in Chromium's own accessibility tree of the page (not the DOM)."""
+    session = visit.context.new_cdp_session(visit.page)
+    try:
+        nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    finally:
+        session.detach()
+    return {n["role"]["value"] for n in nodes if not n.get("ignored") and "role" in n}
+
+
+@pytest.fixture(scope="module")
+def phone_pages(chromium: Browser, site_url: str) -> dict[str, dict[str, dict]]:
+    """Every page at 390 px on a touch phone, in each scheme: measured, its screenshot kept, what went wrong on it;
+    where tables become cards, in the light scheme (Playwright's default), Chromium's accessibility tree too. One
+    tab per scheme goes from page to page: no page keeps anything for the next, as no reader acts on it."""
+    found: dict[str, dict[str, dict]] = {}
+    for scheme in SCHEMES:
+        phone = new_visit(chromium, site_url, viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=scheme)
+        try:
+            for name, path in PAGES.items():
+                page = phone.open(path)
+                seen = page.evaluate(_MEASURE)
+                if scheme == "light" and name in CARD_PAGES:
+                    seen["roles"] = _ax_roles(phone)
+                    seen["caption_visible"] = page.locator("article table.catalog-cards caption").first.is_visible()
+                page.screenshot(path=SCREENSHOTS / f"phone-{name}-{scheme}.png", full_page=True)
+                seen["problems"] = phone.problems()
+                for recorded in (phone.console_errors, phone.failed_requests, phone.foreign_requests):
+                    recorded.clear()
+                found.setdefault(scheme, {})[name] = seen
+        finally:
+            phone.close()
+    return found
 
 
 @pytest.mark.parametrize("page_type", sorted(PAGES))
@@ -87,46 +139,29 @@ def test_every_table_fits_1280_px_and_no_header_wraps_past_two_lines(wide_pages:
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("page_type", sorted(PAGES))
-def test_every_value_is_on_screen_at_390_px(chromium: Browser, site_url: str, wide_pages: dict[str, dict],
+def test_every_value_is_on_screen_at_390_px(phone_pages: dict[str, dict[str, dict]], wide_pages: dict[str, dict],
                                             page_type: str, scheme: str) -> None:
-    phone = new_visit(chromium, site_url, viewport=PHONE, is_mobile=True, has_touch=True,
-                      color_scheme="dark" if scheme == "dark" else "light")
-    try:
-        narrow = phone.open(PAGES[page_type]).evaluate(_MEASURE)
-        phone.page.screenshot(path=SCREENSHOTS / f"phone-{page_type}-{scheme}.png", full_page=True)
-        broad = wide_pages[page_type]
+    narrow = phone_pages[scheme][page_type]
+    broad = wide_pages[page_type]
 
-        off = [m for m in narrow["marks"] if m["left"] < -0.5 or m["right"] > narrow["width"] + 0.5]
-        assert not off, f"{len(off)} of {len(narrow['marks'])} values lie off the screen: {off[:5]}"
-        assert narrow["scrollWidth"] <= narrow["width"], f"the page scrolls sideways: {narrow['scrollWidth']} px"
-        # Nothing is lost on the way: the phone shows every value the wide page shows, with the same text.
-        assert sorted(m["text"] for m in narrow["marks"]) == sorted(m["text"] for m in broad["marks"])
-        assert broad["cards"] == 0 and broad["scrollWidth"] <= broad["width"]
-        assert not phone.problems(), phone.problems()
-    finally:
-        phone.close()
+    off = [m for m in narrow["marks"] if m["left"] < -0.5 or m["right"] > narrow["width"] + 0.5]
+    assert not off, f"{len(off)} of {len(narrow['marks'])} values lie off the screen: {off[:5]}"
+    assert narrow["scrollWidth"] <= narrow["width"], f"the page scrolls sideways: {narrow['scrollWidth']} px"
+    # Nothing is lost on the way: the phone shows every value the wide page shows, with the same text.
+    assert sorted(m["text"] for m in narrow["marks"]) == sorted(m["text"] for m in broad["marks"])
+    assert broad["cards"] == 0 and broad["scrollWidth"] <= broad["width"]
+    assert not narrow["problems"], narrow["problems"]
 
 
-def _ax_roles(visit) -> set[str]:
-    session = visit.context.new_cdp_session(visit.page)
-    nodes = session.send("Accessibility.getFullAXTree")["nodes"]
-    return {n["role"]["value"] for n in nodes if not n.get("ignored") and "role" in n}
-
-
-@pytest.mark.parametrize("page_type", ["operations-index", "matrix", "version", "plan"])
-def test_cards_stay_a_table_for_screen_readers(chromium: Browser, site_url: str, page_type: str) -> None:
+@pytest.mark.parametrize("page_type", CARD_PAGES)
+def test_cards_stay_a_table_for_screen_readers(phone_pages: dict[str, dict[str, dict]], page_type: str) -> None:
     """Chromium's own accessibility tree (not the DOM) still holds a table with row and column headers."""
-    visit = new_visit(chromium, site_url, viewport=PHONE, is_mobile=True, has_touch=True)
-    try:
-        page = visit.open(PAGES[page_type])
-        assert page.locator("article table.catalog-cards").count() >= 1, "no table became cards at 390 px"
-        roles = _ax_roles(visit)
-        assert {"table", "row", "rowheader", "columnheader"} <= roles, roles
-        assert roles & {"cell", "gridcell"}, roles
-        caption = page.locator("article table.catalog-cards caption").first
-        assert caption.is_visible()
-    finally:
-        visit.close()
+    seen = phone_pages["light"][page_type]
+    assert seen["cards"] >= 1, "no table became cards at 390 px"
+    roles = seen["roles"]
+    assert {"table", "row", "rowheader", "columnheader"} <= roles, roles
+    assert roles & {"cell", "gridcell"}, roles
+    assert seen["caption_visible"]
 
 
 def test_cards_turn_back_into_a_table_when_the_screen_widens(chromium: Browser, site_url: str) -> None:
@@ -156,15 +191,9 @@ def test_a_card_names_each_value_by_its_label_and_plan_entry(chromium: Browser, 
         visit.close()
 
 
-def test_links_in_content_keep_an_underscore_visible(chromium: Browser, site_url: str) -> None:
+def test_links_in_content_keep_an_underscore_visible(wide_pages: dict[str, dict]) -> None:
     """The underline sits below the descenders, clear of an underscore (UPI_N would read as UPI N)."""
-    visit = new_visit(chromium, site_url, viewport=WIDE)
-    try:
-        page = visit.open(PAGES["home"])
-        style = page.locator("article a:not(.headerlink)").first.evaluate(
-            "a => { const s = getComputedStyle(a); "
-            "return [parseFloat(s.textUnderlineOffset), parseFloat(s.fontSize)] }")
-        offset, size = style
-        assert offset >= 0.25 * size, style
-    finally:
-        visit.close()
+    style = wide_pages["home"]["underline"]
+    assert style is not None, "the home page's content has no link"
+    offset, size = style
+    assert offset >= 0.25 * size, style
