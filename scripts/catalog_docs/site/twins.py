@@ -99,11 +99,17 @@ class Links:
     def __init__(self, base: str | None, directory_urls: bool) -> None:
         self.base = base or "/"
         self.directory_urls = directory_urls
+        self._pages: dict[str, str] = {}
+        """Each page's URL once worked out: the twins link the same labels, plans and rows over and over."""
 
     def page(self, page: str) -> str:
         """The URL of a generated page (`versions/x.md#anchor`, slugs as they are: quoted here)."""
-        path, mark, fragment = page.partition("#")
-        return self.base + quote(site_path(path, self.directory_urls), safe="/._~-") + mark + fragment
+        url = self._pages.get(page)
+        if url is None:
+            path, mark, fragment = page.partition("#")
+            url = self._pages[page] = (self.base + quote(site_path(path, self.directory_urls), safe="/._~-") + mark
+                                       + fragment)
+        return url
 
     def twin(self, page: str) -> str:
         return self.base + quote(twin_site_path(page, self.directory_urls), safe="/._~-")
