@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -28,33 +29,50 @@ REFUND_PATHS = [p for p in ff.PATHS if p and "refund" in p.lower()]
 REFUND_OPERATIONS = [f"operations/{ff.slug(p, ff.PATHS.index(p) + 1)}/" for p in REFUND_PATHS]
 
 
+@pytest.fixture(scope="module")
+def scheme_tabs(chromium: Browser, site_url: str) -> Iterator[dict[str, Visit]]:
+    """A tab per colour scheme at 1280 x 900, which the page-type tests use in turn: none of them acts on its page,
+    so no page leaves the next anything to read (each test reads only what went wrong on its own page)."""
+    tabs = {scheme: new_visit(chromium, site_url, color_scheme=scheme, viewport={"width": 1280, "height": 900})
+            for scheme in SCHEMES}
+    yield tabs
+    for tab in tabs.values():
+        tab.close()
+
+
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("page_type", PAGE_TYPES)
-def test_every_page_type_loads_cleanly_in_light_and_dark(chromium: Browser, site_url: str, page_type: str,
+def test_every_page_type_loads_cleanly_in_light_and_dark(scheme_tabs: dict[str, Visit], page_type: str,
                                                          scheme: str) -> None:
     # No console error, no failed request, nothing fetched from another origin, no serious or critical axe-core
     # violation (once the screenshot, which is kept, is taken: axe adds nothing visible, but runs in the page).
     assert AXE.is_file(), f"{AXE} is missing: run `make test` or `npm ci` in the project folder"
-    v = new_visit(chromium, site_url, color_scheme=scheme, viewport={"width": 1280, "height": 900})
-    try:
-        page = v.open(PAGE_TYPES[page_type])
-        expect(page.locator("article h1")).to_be_visible()
-        assert page.evaluate("document.body.dataset.mdColorScheme") == SCHEMES[scheme]
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=SCREENSHOTS / f"{page_type}-{scheme}.png", full_page=True)
-        page.add_script_tag(path=str(AXE))
-        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-        blocking = [describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING]
-        assert not blocking, f"{PAGE_TYPES[page_type] or '/'} ({scheme}):\n" + "\n".join(blocking)
-        assert not v.problems(), "\n".join(v.problems())
-    finally:
-        v.close()
+    v = scheme_tabs[scheme]
+    for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
+        recorded.clear()  # what went wrong on another test's page was reported there
+    page = v.open(PAGE_TYPES[page_type])
+    expect(page.locator("article h1")).to_be_visible()
+    assert page.evaluate("document.body.dataset.mdColorScheme") == SCHEMES[scheme]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"{page_type}-{scheme}.png", full_page=True)
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    blocking = [describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING]
+    assert not blocking, f"{PAGE_TYPES[page_type] or '/'} ({scheme}):\n" + "\n".join(blocking)
+    assert not v.problems(), "\n".join(v.problems())
 
 
 def _search(page: Page, query: str) -> list[str]:
-    """Type a query into the header search with the keyboard; the result links, best first, without ?h=."""
-    page.keyboard.press("/")  # Material's shortcut that focuses the search box
-    expect(page.locator(".md-search__input")).to_be_focused()
+    """Type a query into the header search with the keyboard; the result links, best first, without ?h=. An earlier
+    query in the box is cleared first and its results seen gone, so that none of them is read as this one's."""
+    box = page.locator(".md-search__input")
+    if not box.evaluate("box => box === document.activeElement"):
+        page.keyboard.press("/")  # Material's shortcut that focuses the search box
+        expect(box).to_be_focused()
+    elif box.input_value():
+        page.keyboard.press("Control+A")
+        page.keyboard.press("Backspace")
+        expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
     page.keyboard.press("Control+A")
     # The whole query at once, then a key release (Material searches on keyup): one search, so the
     # results read below are the query's and not those of a prefix typed on the way.
@@ -66,29 +84,43 @@ def _search(page: Page, query: str) -> list[str]:
     return [h.split("?", 1)[0] for h in hrefs]
 
 
-def test_search_refund_lists_both_refund_operations(visit: Visit) -> None:
+QUERIES = ["refund", "mandate", "GadgetPurge", "PLAN B"]
+"""What the search tests below type on the home page."""
+
+
+@pytest.fixture(scope="module")
+def searched(chromium: Browser, site_url: str) -> dict[str, list[str]]:
+    """Each of QUERIES typed into the home page's search, one after the other in one loaded page: its results."""
+    visit = new_visit(chromium, site_url)
+    try:
+        page = visit.open("")
+        results = {query: _search(page, query) for query in QUERIES}
+        assert not visit.problems(), "\n".join(visit.problems())
+        return results
+    finally:
+        visit.close()
+
+
+def test_search_refund_lists_both_refund_operations(searched: dict[str, list[str]], site_url: str) -> None:
     assert REFUND_OPERATIONS == ["operations/fakeRefundSend/", "operations/fakeRefundSend-v2/"]
-    results = _search(visit.open(""), "refund")
     for path in REFUND_OPERATIONS:
-        assert visit.base + path in results
+        assert site_url + path in searched["refund"]
 
 
-def test_search_mandate_finds_the_mandate_operation(visit: Visit) -> None:
-    results = _search(visit.open(""), "mandate")
-    assert visit.base + "operations/fake-mandate-holder/" in results[:3]
+def test_search_mandate_finds_the_mandate_operation(searched: dict[str, list[str]], site_url: str) -> None:
+    assert site_url + "operations/fake-mandate-holder/" in searched["mandate"][:3]
 
 
-def test_search_for_an_operation_puts_its_page_first(visit: Visit) -> None:
+def test_search_for_an_operation_puts_its_page_first(searched: dict[str, list[str]], site_url: str) -> None:
     # Search splits camelCase names into words, and every fixture name starts with "fake" (as the plan table
     # titles do): the words after it are the operation's own, as "log intent" would be for "logIntent".
-    results = _search(visit.open(""), "GadgetPurge")
-    assert results and results[0] == visit.base + "operations/v2-fakeGadgetPurge/", results
-    assert not any(r.startswith((visit.base + "matrix/", visit.base + "versions/")) for r in results), results
+    results = searched["GadgetPurge"]
+    assert results and results[0] == site_url + "operations/v2-fakeGadgetPurge/", results
+    assert not any(r.startswith((site_url + "matrix/", site_url + "versions/")) for r in results), results
 
 
-def test_search_plan_entry_name_finds_its_plan_page(visit: Visit) -> None:
-    results = _search(visit.open(""), "PLAN B")
-    assert visit.base + "plans/PLAN-B/" in results[:3]
+def test_search_plan_entry_name_finds_its_plan_page(searched: dict[str, list[str]], site_url: str) -> None:
+    assert site_url + "plans/PLAN-B/" in searched["PLAN B"][:3]
 
 
 def test_operations_filter_narrows_the_table(visit: Visit) -> None:
