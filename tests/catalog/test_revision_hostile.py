@@ -293,7 +293,9 @@ def test_forty_entries_naming_one_compressible_blob_are_refused_before_reading(t
                          rf"(\d+) bytes, over the {revision.MAX_TOTAL_BYTES} a catalogue may have; nothing was read "
                          r"from it or written\n", err)
     assert found and int(found.group(1)) > 40 * MAX_BYTES, err
-    assert took < 2 and peak_kib < 100 * 1024, (took, peak_kib)
+    # Read, the forty blobs are 160 MiB; refused from the listing, the process stays small. (No limit on the time it
+    # took: a wall-clock bound failed on a loaded machine; speed is measured by `make bench`, never by a test.)
+    assert peak_kib < 100 * 1024, (took, peak_kib)
     assert box.state() == before
 
 
