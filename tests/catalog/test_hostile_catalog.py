@@ -163,15 +163,9 @@ def test_right_to_left_letters_are_accepted(tmp_path: Path) -> None:
 
 # --- built into a site that shows it literally -------------------------------------------------------
 
-_INSPECT = """() => ({
-  pwned: typeof window.__pwned === "undefined" ? null : String(window.__pwned),
-  injected: Array.from(document.querySelectorAll("*")).filter(e => Array.from(e.attributes).some(a =>
-      a.value.includes("pwned") && (a.name.startsWith("on") || /^\\s*javascript:/i.test(a.value))))
-    .map(e => e.outerHTML.slice(0, 160)),
-  scripts: Array.from(document.scripts).filter(s => s.textContent.includes("pwned")).length,
-  // Each row's width as the browser lays out the grid: a cell spanning rows (rowSpan, kept within its row group)
-  // fills its columns in the rows below too.
-  tables: Array.from(document.querySelectorAll("article table")).map(t => {
+# Each table's rows, each row's width as the browser lays out the grid: a cell spanning rows (rowSpan, kept within its
+# row group) fills its columns in the rows below too.
+_TABLES = """() => Array.from(document.querySelectorAll("article table")).map(t => {
     const filled = Array.from(t.rows, () => []);
     Array.from(t.rows).forEach((r, y) => {
       const last = y - r.sectionRowIndex + r.parentElement.rows.length;
@@ -184,7 +178,15 @@ _INSPECT = """() => ({
       }
     });
     return filled.map(row => row.filter(Boolean).length);
-  }),
+  })"""
+
+_INSPECT = """() => ({
+  pwned: typeof window.__pwned === "undefined" ? null : String(window.__pwned),
+  injected: Array.from(document.querySelectorAll("*")).filter(e => Array.from(e.attributes).some(a =>
+      a.value.includes("pwned") && (a.name.startsWith("on") || /^\\s*javascript:/i.test(a.value))))
+    .map(e => e.outerHTML.slice(0, 160)),
+  scripts: Array.from(document.scripts).filter(s => s.textContent.includes("pwned")).length,
+  tables: (""" + _TABLES + """)(),
   text: document.querySelector("article") ? document.querySelector("article").textContent : "",
   title: document.title,
 })"""
@@ -220,7 +222,7 @@ def inspected(chromium: Browser, hostile_site: Path, built_site: Path) -> Iterat
                 # Both pages are inspected once no request is in flight: scripts that fetch data (the any-pair
                 # compare form reads catalog.json) have drawn their tables on both by then.
                 seen = v.open(path).evaluate(_INSPECT)
-                seen["plain_tables"] = plain.open(path).evaluate(_INSPECT)["tables"]
+                seen["plain_tables"] = plain.open(path).evaluate(_TABLES)
                 seen["problems"] = v.problems()
                 for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
                     recorded.clear()
