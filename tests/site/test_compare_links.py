@@ -108,9 +108,10 @@ def test_the_any_pair_result_keeps_values_as_published_and_breaks_paths_only_at_
         page = visit.open(f"compare/?from={quote(a)}&to={quote(b)}")
         page.wait_for_selector("#catalog-compare-result h5")
         # Was: "CLOSE → UNLIMITED (21 VALUES)", the theme's upper-cased fifth-level heading.
-        for h5 in page.locator("#catalog-compare-result h5").all():
-            assert h5.evaluate("h => getComputedStyle(h).textTransform") == "none"
-            assert h5.inner_text() == h5.text_content()
+        headings = page.locator("#catalog-compare-result h5").evaluate_all(
+            "hs => hs.map(h => [getComputedStyle(h).textTransform, h.innerText, h.textContent])")
+        for transform, shown, text in headings:
+            assert transform == "none" and shown == text, (transform, shown, text)
         # Every piece of a path between two "/" lies on one line; the cell may break only before a "/".
         split = page.evaluate("""() => {
             const bad = [];
