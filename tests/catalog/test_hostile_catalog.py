@@ -209,30 +209,35 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def inspected(chromium: Browser, hostile_site: Path, built_site: Path) -> Iterator[dict[str, dict]]:
+def hostile_url(hostile_site: Path) -> Iterator[str]:
+    """The hostile site, served (one origin for the module: its tests take their tab from the same pool)."""
+    with serve(hostile_site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def inspected(chromium: Browser, hostile_site: Path, hostile_url: str, built_site: Path,
+              site_url: str) -> dict[str, dict]:
     """Every page of the hostile site (and the same page of the fixture site) as the browser sees it."""
     pages = _site_pages(hostile_site)
     assert pages == _site_pages(built_site)
     found: dict[str, dict] = {}
-    with serve(hostile_site) as hostile_url, serve(built_site) as plain_url:
-        v, plain = new_visit(chromium, hostile_url), new_visit(chromium, plain_url)
-        try:
-            for path in pages:
-                # The load event waits for every image, so an onerror or onload payload has fired by then.
-                # Both pages are inspected once no request is in flight: scripts that fetch data (the any-pair
-                # compare form reads catalog.json) have drawn their tables on both by then.
-                seen = v.open(path).evaluate(_INSPECT)
-                seen["plain_tables"] = plain.open(path).evaluate(_TABLES)
-                seen["problems"] = v.problems()
-                for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
-                    recorded.clear()
-                found[path] = seen
-        finally:
-            v.close()
-            plain.close()
-        yield found
-
-
+    v, plain = new_visit(chromium, hostile_url), new_visit(chromium, site_url)
+    try:
+        for path in pages:
+            # The load event waits for every image, so an onerror or onload payload has fired by then.
+            # Both pages are inspected once no request is in flight: scripts that fetch data (the any-pair
+            # compare form reads catalog.json) have drawn their tables on both by then.
+            seen = v.open(path).evaluate(_INSPECT)
+            seen["plain_tables"] = plain.open(path).evaluate(_TABLES)
+            seen["problems"] = v.problems()
+            for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
+                recorded.clear()
+            found[path] = seen
+    finally:
+        v.close()
+        plain.close()
+    return found
 
 
 @pytest.mark.browser
@@ -283,20 +288,18 @@ def test_the_payload_shows_whole_wherever_it_shows(inspected: dict[str, dict]) -
 
 @pytest.mark.browser
 @pytest.mark.site
-def test_search_results_show_the_payload_literally_and_run_nothing(chromium: Browser,
-                                                                  hostile_site: Path) -> None:
-    with serve(hostile_site) as url:
-        v = new_visit(chromium, url)
-        try:
-            page = v.page
-            page.goto(url)
-            page.keyboard.press("/")
-            page.keyboard.type("pwned")
-            first = page.locator(".md-search-result__item").first
-            expect(first).to_contain_text('<script>window.__pwned="script"</script>')
-            v.settle()
-            assert page.evaluate("typeof window.__pwned") == "undefined"
-            assert page.locator(".md-search-result img, .md-search-result svg[onload]").count() == 0
-            assert not v.problems(), "\n".join(v.problems())
-        finally:
-            v.close()
+def test_search_results_show_the_payload_literally_and_run_nothing(chromium: Browser, hostile_url: str) -> None:
+    v = new_visit(chromium, hostile_url)
+    try:
+        page = v.page
+        page.goto(hostile_url)
+        page.keyboard.press("/")
+        page.keyboard.type("pwned")
+        first = page.locator(".md-search-result__item").first
+        expect(first).to_contain_text('<script>window.__pwned="script"</script>')
+        v.settle()
+        assert page.evaluate("typeof window.__pwned") == "undefined"
+        assert page.locator(".md-search-result img, .md-search-result svg[onload]").count() == 0
+        assert not v.problems(), "\n".join(v.problems())
+    finally:
+        v.close()
