@@ -35,11 +35,11 @@ def nested_env() -> dict[str, str]:
     return {**env, "PYTHONPATH": os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")])}
 
 
-def write_suite(folder: Path, body: str) -> Path:
+def write_suite(folder: Path, body: str, name: str = "test_case.py") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "pytest.ini").write_text("[pytest]\naddopts = -p guards -p stopping -p no:cacheprovider\n",
                                        encoding="utf-8")
-    (folder / "test_case.py").write_text(textwrap.dedent(body), encoding="utf-8")
+    (folder / name).write_text(textwrap.dedent(body), encoding="utf-8")
     return folder
 
 
@@ -55,10 +55,9 @@ def outcome_of(output: str, test: str) -> str:
     return "ERROR" if "ERROR" in found else "FAILED" if "FAILED" in found else "PASSED" if "PASSED" in found else "?"
 
 
-# --- the real catalogue stays out of the tests ----------------------------------------------------------
+# --- the guards of tests/guards.py, shown in one nested run ------------------------------------------------
 
-def test_only_marked_tests_may_read_the_real_catalogue(tmp_path: Path) -> None:
-    suite = write_suite(tmp_path / "suite", f"""
+READS_SUITE = f"""
         import shutil, subprocess
         from pathlib import Path
         import pytest
@@ -95,22 +94,10 @@ def test_only_marked_tests_may_read_the_real_catalogue(tmp_path: Path) -> None:
         def test_names_another_catalogue_in_the_project():
             subprocess.run([{str(BIN / "catalog-docs")!r}, "check", "--catalog",
                             str(ROOT / "tests" / "fixture-catalog")], cwd=ROOT, capture_output=True)
-        """)
-    result = run_suite(suite)
-    out = result.stdout
-    for test in ("test_opens_a_file", "test_lists_a_folder", "test_copies_it", "test_runs_a_command_in_the_project",
-                 "test_names_it_to_a_command"):
-        assert outcome_of(out, test) == "ERROR", f"{test}:\n{out}"
-    assert "read the project's own catalogue" in out and "catalog/service.yaml" in out
-    for test in ("test_marked", "test_reads_the_editor_schemas", "test_reads_the_fixture_catalogue",
-                 "test_runs_a_command_elsewhere", "test_names_another_catalogue_in_the_project"):
-        assert outcome_of(out, test) == "PASSED", f"{test}:\n{out}"
+        """
+"""Tests that read the real catalogue, with and without the mark, and tests that read other things."""
 
-
-# --- process-wide settings come back -----------------------------------------------------------------
-
-def test_a_changed_process_wide_setting_fails_its_test_and_is_put_back(tmp_path: Path) -> None:
-    suite = write_suite(tmp_path / "suite", """
+SETTINGS_SUITE = """
         import os, signal
 
         def test_a_sets_env():
@@ -139,9 +126,39 @@ def test_a_changed_process_wide_setting_fails_its_test_and_is_put_back(tmp_path:
             assert signal.getsignal(signal.SIGTERM).__module__ == "stopping"
 
         START = os.getcwd()
-        """)
+        """
+"""Tests that change process-wide settings, one that puts back what it changes, and one after them all (in file
+order: -p no:randomly) that finds every setting as it was."""
+
+
+@pytest.fixture(scope="module")
+def guarded_run(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The output (-rA) of one nested run of both throw-away files: each guard's cases in a file of its own, one
+    pytest start for both (the guards judge each test by itself, so a run of both tells what two runs would)."""
+    suite = write_suite(tmp_path_factory.mktemp("guards") / "suite", READS_SUITE, "test_reads.py")
+    write_suite(suite, SETTINGS_SUITE, "test_settings.py")
     result = run_suite(suite, "-p", "no:randomly")
-    out = result.stdout
+    assert "test_reads.py" in result.stdout and "test_settings.py" in result.stdout, result.stdout + result.stderr
+    return result.stdout
+
+
+# --- the real catalogue stays out of the tests ----------------------------------------------------------
+
+def test_only_marked_tests_may_read_the_real_catalogue(guarded_run: str) -> None:
+    out = guarded_run
+    for test in ("test_opens_a_file", "test_lists_a_folder", "test_copies_it", "test_runs_a_command_in_the_project",
+                 "test_names_it_to_a_command"):
+        assert outcome_of(out, test) == "ERROR", f"{test}:\n{out}"
+    assert "read the project's own catalogue" in out and "catalog/service.yaml" in out
+    for test in ("test_marked", "test_reads_the_editor_schemas", "test_reads_the_fixture_catalogue",
+                 "test_runs_a_command_elsewhere", "test_names_another_catalogue_in_the_project"):
+        assert outcome_of(out, test) == "PASSED", f"{test}:\n{out}"
+
+
+# --- process-wide settings come back -----------------------------------------------------------------
+
+def test_a_changed_process_wide_setting_fails_its_test_and_is_put_back(guarded_run: str) -> None:
+    out = guarded_run
     for test, what in (("test_a_sets_env", "environment variable GUARD_PROBE"),
                        ("test_b_changes_folder", "the working folder"), ("test_c_changes_umask", "the umask"),
                        ("test_d_installs_a_handler", "the handler of Terminated")):
