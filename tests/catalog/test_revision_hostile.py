@@ -56,7 +56,11 @@ class Planted:
 
 class Sandbox:
     """A repository with a fake catalogue committed, inside a folder that holds every temporary folder the
-    command may use (TMPDIR), so that what it touches can be listed."""
+    command may use (TMPDIR), so that what it touches can be listed.
+
+    Trees are made by one `git mktree --batch` process for the sandbox's life, and each blob and listing of the
+    committed catalogue is asked of git once: a hostile commit costs one git process (`commit-tree`), where a
+    process per tree, blob and listing made the Hypothesis test spend most of its time starting git."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -69,9 +73,29 @@ class Sandbox:
         git(self.repo, "add", "-A")
         git(self.repo, "commit", "-q", "-m", "catalogue")
         self.big = git(self.repo, "hash-object", "-w", "--stdin", stdin=b"x: 1\n" * (MAX_BYTES // 5 + 1))
+        self._blobs: dict[bytes, str] = {}
+        self._listings: dict[str, list[str]] = {}
+        self._mktree: subprocess.Popen[bytes] | None = None
+
+    def close(self) -> None:
+        """End the tree-making git process."""
+        if self._mktree is not None:
+            assert self._mktree.stdin is not None
+            self._mktree.stdin.close()
+            self._mktree.wait(timeout=30)
+            self._mktree = None
 
     def blob(self, content: bytes) -> str:
-        return git(self.repo, "hash-object", "-w", "--stdin", stdin=content)
+        if content not in self._blobs:
+            self._blobs[content] = git(self.repo, "hash-object", "-w", "--stdin", stdin=content)
+        return self._blobs[content]
+
+    def listing(self, tree: str) -> list[str]:
+        """The `git ls-tree -z` records of a tree of the committed catalogue (HEAD never moves: the hostile
+        commits are made beside it)."""
+        if tree not in self._listings:
+            self._listings[tree] = [r for r in git(self.repo, "ls-tree", "-z", tree).split("\0") if r]
+        return self._listings[tree]
 
     def entry(self, planted: Planted) -> str:
         """One `git mktree -z` record."""
@@ -82,11 +106,22 @@ class Sandbox:
         mode = "120000" if planted.kind == "link" else "100644"
         return f"{mode} blob {self.blob(planted.content)}\t{planted.name}"
 
+    def mktree(self, records: list[str]) -> str:
+        """A tree of exactly these `git mktree -z` records (objects they name need not exist)."""
+        if self._mktree is None:
+            self._mktree = subprocess.Popen(["git", "mktree", "-z", "--missing", "--batch"], cwd=self.repo,
+                                            env=GIT_ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self._mktree.stdin is not None and self._mktree.stdout is not None
+        text = "".join(f"{r}\0" for r in records) + "\0"  # an empty record ends a tree in --batch -z
+        self._mktree.stdin.write(text.encode("utf-8", "surrogateescape"))
+        self._mktree.stdin.flush()
+        oid = self._mktree.stdout.readline().decode().strip()
+        assert re.fullmatch(r"[0-9a-f]{40}", oid), f"git mktree failed on {records!r}"
+        return oid
+
     def tree(self, base: str | None, records: list[str]) -> str:
         """A tree holding the entries of the tree `base` (if any) and `records`."""
-        old = git(self.repo, "ls-tree", "-z", base).split("\0") if base else []
-        text = "".join(f"{r}\0" for r in [*[o for o in old if o], *records])
-        return git(self.repo, "mktree", "-z", "--missing", stdin=text.encode("utf-8", "surrogateescape"))
+        return self.mktree([*(self.listing(base) if base else []), *records])
 
     def commit_with(self, planted: list[Planted]) -> str:
         """A commit whose catalogue is the committed one plus the planted entries."""
@@ -96,10 +131,8 @@ class Sandbox:
             in_versions.append(f"040000 tree {self.tree(None, deeper)}\tdeeper")
         top = [self.entry(p) for p in planted if p.where == ()]
         versions = self.tree("HEAD:catalog/versions", in_versions)
-        catalog_old = [r for r in git(self.repo, "ls-tree", "-z", "HEAD:catalog").split("\0")
-                       if r and not r.endswith("\tversions")]
-        records = "".join(f"{r}\0" for r in [*catalog_old, f"040000 tree {versions}\tversions", *top])
-        catalog = git(self.repo, "mktree", "-z", "--missing", stdin=records.encode("utf-8", "surrogateescape"))
+        catalog_old = [r for r in self.listing("HEAD:catalog") if not r.endswith("\tversions")]
+        catalog = self.mktree([*catalog_old, f"040000 tree {versions}\tversions", *top])
         root = self.tree(None, [f"040000 tree {catalog}\tcatalog"])
         return git(self.repo, "commit-tree", root, "-m", "hostile", "-p", "HEAD")
 
@@ -107,19 +140,35 @@ class Sandbox:
         """Every path under the sandbox with its size and modification time (the git objects folder aside:
         the test itself adds objects to it; and the tmp folder's own time, which the tests check is empty)."""
         seen: dict[str, tuple[int, int]] = {}
-        for top, dirs, files in os.walk(self.root):  # Path.walk is Python 3.12
-            folder = Path(top)
-            dirs[:] = [d for d in dirs if not (d == "objects" and folder.name == ".git")]
-            for name in [*dirs, *files]:
-                st = (folder / name).lstat()
-                seen[(folder / name).relative_to(self.root).as_posix()] = (
-                    st.st_size, 0 if folder / name == self.tmp else st.st_mtime_ns)
+        tmp = str(self.tmp)
+
+        def walk(folder: str, rel: str, in_git: bool) -> None:  # os.walk's listing, without its Path objects
+            with os.scandir(folder) as entries:
+                for item in entries:
+                    if in_git and item.name == "objects" and item.is_dir():
+                        continue
+                    st = item.stat(follow_symlinks=False)
+                    seen[rel + item.name] = (st.st_size, 0 if item.path == tmp else st.st_mtime_ns)
+                    if item.is_dir(follow_symlinks=False):
+                        walk(item.path, f"{rel}{item.name}/", item.name == ".git")
+
+        walk(str(self.root), "", self.root.name == ".git")
         return seen
 
 
 @pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Sandbox:
-    return Sandbox(tmp_path_factory.mktemp("hostile-revisions"))
+def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sandbox]:
+    box = Sandbox(tmp_path_factory.mktemp("hostile-revisions"))
+    yield box
+    box.close()
+
+
+@pytest.fixture
+def fresh_sandbox(tmp_path: Path) -> Iterator[Sandbox]:
+    """A sandbox of the test's own (its big blobs stay out of the shared one)."""
+    box = Sandbox(tmp_path)
+    yield box
+    box.close()
 
 
 @contextlib.contextmanager
@@ -233,9 +282,9 @@ def test_an_over_limit_blob_gets_the_working_trees_error(sandbox: Sandbox) -> No
             f"found {size} bytes") in err
 
 
-def test_a_200_mb_blob_is_never_read(tmp_path: Path) -> None:
+def test_a_200_mb_blob_is_never_read(fresh_sandbox: Sandbox) -> None:
     """Peak memory of the command stays far below the blob's size (it was 430-640 MB when read whole)."""
-    box = Sandbox(tmp_path)
+    box = fresh_sandbox
     big = box.root / "big"
     with big.open("wb") as f:
         for _ in range(200):
@@ -275,10 +324,10 @@ def _peak_run(repo: Path, rev: str) -> tuple[int, int, float, str]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the peak from /proc")
-def test_forty_entries_naming_one_compressible_blob_are_refused_before_reading(tmp_path: Path) -> None:
+def test_forty_entries_naming_one_compressible_blob_are_refused_before_reading(fresh_sandbox: Sandbox) -> None:
     """The issue's case: 40 version files, all one 4 MiB blob that compresses to almost nothing, were each
     written to a temporary folder (164 MB, 49 s). Their total is over the limit: refused from the listing."""
-    box = Sandbox(tmp_path)
+    box = fresh_sandbox
     oid = box.blob(b"a" * MAX_BYTES)
     deeper = box.tree(None, [f"100644 blob {oid}\tFAKE-{i}.yaml" for i in range(40)])
     catalog = [r for r in git(box.repo, "ls-tree", "-z", "HEAD:catalog").split("\0")
