@@ -108,6 +108,9 @@ def test_the_readme_examples_run_as_written(tmp_path: Path) -> None:
     borrow_venv(project)
     env = copy_env(project)
     env.pop("VIRTUAL_ENV", None)
+    # As in a new terminal, Python keeps its bytecode caches (git-ignored), so each example does not compile the
+    # package again.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     # As in a new terminal: no .venv on PATH, so the README must say how to reach catalog-docs.
     env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if "/.venv/" not in p + "/")
     done = subprocess.run(["bash", "-c", _script(runnable)], cwd=project, env=env, capture_output=True,
