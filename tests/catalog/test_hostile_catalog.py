@@ -192,6 +192,21 @@ _INSPECT = """() => ({
 })"""
 
 
+# The theme's instant navigation, as a reader's click on a link of the site starts it (the theme's click handler does
+# the same two steps): the page is fetched and swapped into the open document, its scripts run again (the compare
+# form draws its tables), and the theme's document$ emits once it is in place.
+_FOLLOW = """(url) => new Promise(resolve => {
+  let shown = false;
+  const swapped = document$.subscribe(() => {
+    if (!shown) { shown = true; return; }  // document$ replays the page already shown
+    swapped.unsubscribe();
+    resolve();
+  });
+  history.pushState(null, "", url);
+  location$.next(new URL(url));
+})"""
+
+
 def _site_pages(site: Path) -> list[str]:
     return sorted(str(p.relative_to(site)).removesuffix("index.html") for p in site.rglob("*.html"))
 
@@ -218,18 +233,28 @@ def hostile_url(hostile_site: Path) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def inspected(chromium: Browser, hostile_site: Path, hostile_url: str, built_site: Path,
               site_url: str) -> dict[str, dict]:
-    """Every page of the hostile site (and the same page of the fixture site) as the browser sees it."""
+    """Every page of the hostile site, as the browser shows it loaded from its address, and the tables of the same page
+    of the fixture site.
+
+    The fixture site's pages are reached as by following links (the theme's instant navigation, one load for all):
+    their tables are shaped as when each page is loaded, and a load each would cost Chromium as much again as the
+    hostile pages, which are the subject."""
     pages = _site_pages(hostile_site)
     assert pages == _site_pages(built_site)
     found: dict[str, dict] = {}
     v, plain = new_visit(chromium, hostile_url), new_visit(chromium, site_url)
     try:
+        plain.open(pages[0])
         for path in pages:
             # The load event waits for every image, so an onerror or onload payload has fired by then.
             # Both pages are inspected once no request is in flight: scripts that fetch data (the any-pair
             # compare form reads catalog.json) have drawn their tables on both by then.
             seen = v.open(path).evaluate(_INSPECT)
-            seen["plain_tables"] = plain.open(path).evaluate(_TABLES)
+            if path != pages[0]:
+                plain.page.evaluate(_FOLLOW, site_url + path)
+                plain.settle()
+            assert plain.page.url == site_url + path
+            seen["plain_tables"] = plain.page.evaluate(_TABLES)
             seen["problems"] = v.problems()
             for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
                 recorded.clear()
