@@ -65,44 +65,61 @@ def test_a_build_leaves_no_spill_folder(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 # site_files_apart renders here in a process that runs threads (forking one is not safe), and a pytest worker
-# of a full run holds a site server's threads: the render apart is shown in a process of its own, with none.
+# of a full run holds a site server's threads: the render apart is shown in a process of its own, with none. One
+# process renders every catalogue of the module (each apart, then here), its forks counted for each.
 _APART = """
 import json, os, sys
 from pathlib import Path
 from catalog_docs.errors import CatalogInvalid
 from catalog_docs.site import pages
 pages.APART_MIN_BYTES = 0  # the fixture catalogue is small: render it apart all the same
-catalog, out = Path(sys.argv[1]), Path(sys.argv[2])
 forks = []
 real_fork = os.fork
-os.fork = lambda: forks.append(1) or real_fork()
-try:
-    apart = pages.site_files_apart(catalog, spill=out / "apart")
-except CatalogInvalid as error:
-    apart = {"invalid": error.report()}
-os.fork = real_fork
-try:
-    here = pages.site_files(catalog, spill=out / "here")
-except CatalogInvalid as error:
-    here = {"invalid": error.report()}
-print(json.dumps({"forks": len(forks), "same": list(apart) == list(here) and apart == here,
-                  "invalid": "invalid" in here}))
+results = []
+for catalog, out in zip(map(Path, sys.argv[1::2]), map(Path, sys.argv[2::2])):
+    forks.clear()
+    os.fork = lambda: forks.append(1) or real_fork()
+    try:
+        apart = pages.site_files_apart(catalog, spill=out / "apart")
+    except CatalogInvalid as error:
+        apart = {"invalid": error.report()}
+    os.fork = real_fork
+    try:
+        here = pages.site_files(catalog, spill=out / "here")
+    except CatalogInvalid as error:
+        here = {"invalid": error.report()}
+    results.append({"forks": len(forks), "same": list(apart) == list(here) and apart == here,
+                    "invalid": "invalid" in here})
+print(json.dumps(results))
 """
 
 
-def _render_apart(catalog: Path, out: Path) -> dict[str, object]:
-    done = subprocess.run([sys.executable, "-c", _APART, str(catalog), str(out)], capture_output=True, text=True,
-                          timeout=300, cwd=out)
+@pytest.fixture(scope="module")
+def apart(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[dict[str, object], Path]]:
+    """{"fixture": ..., "invalid": ...}: what the render apart and the render here found for the fixture catalogue
+    and for a copy of it that does not load, each with the folder its downloads were spilled into."""
+    base = tmp_path_factory.mktemp("apart")
+    invalid = base / "invalid-catalog"
+    shutil.copytree(FIXTURE_CATALOG, invalid)
+    service = invalid / "service.yaml"
+    service.write_text(service.read_text(encoding="utf-8").replace("version_labels:", "version_labelz:", 1),
+                       encoding="utf-8")
+    runs = {"fixture": (FIXTURE_CATALOG, base / "fixture"), "invalid": (invalid, base / "invalid")}
+    for _, out in runs.values():
+        out.mkdir()
+    argv = [str(part) for catalog, out in runs.values() for part in (catalog, out)]
+    done = subprocess.run([sys.executable, "-c", _APART, *argv], capture_output=True, text=True, timeout=300,
+                          cwd=base)
     assert done.returncode == 0, done.stderr[-3000:]
-    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
-    return result
+    found: list[dict[str, object]] = json.loads(done.stdout.splitlines()[-1])
+    return {name: (result, out) for (name, (_, out)), result in zip(runs.items(), found, strict=True)}
 
 
-def test_a_render_apart_gives_what_a_render_here_gives(tmp_path: Path) -> None:
-    found = _render_apart(FIXTURE_CATALOG, tmp_path)
+def test_a_render_apart_gives_what_a_render_here_gives(apart: dict[str, tuple[dict[str, object], Path]]) -> None:
+    found, out = apart["fixture"]
     assert found == {"forks": 1, "same": True, "invalid": False}
     for rel in DOWNLOADS:
-        assert (tmp_path / "apart" / rel).read_bytes() == (tmp_path / "here" / rel).read_bytes()
+        assert (out / "apart" / rel).read_bytes() == (out / "here" / rel).read_bytes()
 
 
 def test_a_small_catalogue_renders_here(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,13 +130,9 @@ def test_a_small_catalogue_renders_here(monkeypatch: pytest.MonkeyPatch) -> None
     assert pages.site_files_apart(FIXTURE_CATALOG) == pages.site_files(FIXTURE_CATALOG)
 
 
-def test_an_invalid_catalogue_rendered_apart_raises_its_errors_here(tmp_path: Path) -> None:
-    folder = tmp_path / "catalog"
-    shutil.copytree(FIXTURE_CATALOG, folder)
-    service = folder / "service.yaml"
-    service.write_text(service.read_text(encoding="utf-8").replace("version_labels:", "version_labelz:", 1),
-                       encoding="utf-8")
-    assert _render_apart(folder, tmp_path) == {"forks": 1, "same": True, "invalid": True}
+def test_an_invalid_catalogue_rendered_apart_raises_its_errors_here(
+        apart: dict[str, tuple[dict[str, object], Path]]) -> None:
+    assert apart["invalid"][0] == {"forks": 1, "same": True, "invalid": True}
 
 
 def test_without_a_temporary_folder_the_downloads_are_held_whole(tmp_path: Path,
