@@ -9,9 +9,10 @@ build and preview in watch.engine_files, before anything is copied for the engin
 parts. A Hypothesis property drives that check, through the plugin's own on_config and engine_files, in this
 process on many generated states: a state holding anything no engine can read safely is refused, every offending
 entry named on its own line; a state of plain files is listed file by file; nothing waits on a pipe or a device,
-and nothing changes. Then every command and engine runs as a process of its own on fixed states holding every
-kind at once (docs/ a folder; docs/ a link to one): each leaves everything as it was, and every build, server and
-preview is refused, naming what it found (a state of plain files builds as any site does:
+and nothing changes. Then every command of the tool (through its entry point, cli.main, in this process) and every
+engine, server and preview (each a process of its own) runs on fixed states holding every kind at once (docs/ a
+folder; docs/ a link to one): each leaves everything as it was, and every build, server and preview is refused,
+naming what it found (a state of plain files builds as any site does:
 tests/site/test_render_safety.py and test_engines.py build those).
 """
 
@@ -38,6 +39,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 
 import fixture_facts as ff
+from catalog_docs import cli
 from catalog_docs.escape import for_terminal
 from catalog_docs.site.handwritten import DocsRefused, HandWritten, hand_written
 from catalog_docs.site.plugin import CatalogDocsPlugin
@@ -59,19 +61,23 @@ def _free_port() -> str:
         return f"127.0.0.1:{probe.getsockname()[1]}"
 
 
-COMMANDS: dict[str, Callable[[], list[str]]] = {
+TOOL_COMMANDS: dict[str, list[str]] = {
+    "zensical build": ["build", "--publish", "--", str(BIN / "zensical"), "build", "--strict", "--clean", "-f",
+                       "mkdocs.yml"],
+    "render --out": ["render", "--out", "build/pages", "--replace"],
+    "clean": ["clean"],
+    "check": ["check"],
+    "export": ["export", "--format", "csv"],
+    "diff": ["diff", ff.LABELS[0], ff.LABELS[1]],
+}
+"""The tool's commands, each run in this process through cli.main (the `catalog-docs` console script's entry point),
+in the project (the Zensical build's refusal comes before its engine would run, as a process of its own)."""
+ENGINES: dict[str, Callable[[], list[str]]] = {
     "mkdocs build": lambda: [str(BIN / "mkdocs"), "build", "--strict"],
     "properdocs build": lambda: [str(BIN / "properdocs"), "build", "--strict", "-f", "mkdocs.yml"],
-    "zensical build": lambda: [str(BIN / "catalog-docs"), "build", "--publish", "--", str(BIN / "zensical"),
-                               "build", "--strict", "--clean", "-f", "mkdocs.yml"],
-    "render --out": lambda: [str(BIN / "catalog-docs"), "render", "--out", "build/pages", "--replace"],
-    "clean": lambda: [str(BIN / "catalog-docs"), "clean"],
-    "check": lambda: [str(BIN / "catalog-docs"), "check"],
-    "export": lambda: [str(BIN / "catalog-docs"), "export", "--format", "csv"],
-    "diff": lambda: [str(BIN / "catalog-docs"), "diff", ff.LABELS[0], ff.LABELS[1]],
     "mkdocs serve": lambda: [str(BIN / "mkdocs"), "serve", "--dirty", "--no-strict", "--dev-addr", _free_port()],
 }
-"""Each command's argv, made when it runs (a server's port is free only then)."""
+"""Each engine's argv, made when it runs (a server's port is free only then): each a process of its own."""
 PREVIEWS = {
     "zensical preview": [str(BIN / "catalog-docs"), "watch", "--", str(BIN / "zensical"), "serve", "-f", "mkdocs.yml",
                          "--dev-addr", "127.0.0.1:0"],
@@ -413,9 +419,37 @@ def _preview(name: str, argv: list[str], project: Path) -> str:
         return listener.output(TIME_LIMIT_S)
 
 
+def _run_here(argv: list[str], project: Path, capsys: pytest.CaptureFixture[str], what: str) -> tuple[int, str]:
+    """cli.main(argv) in the project, in a thread given TIME_LIMIT_S (a hang fails the test instead of stopping
+    it); its exit code and everything it printed. An exception it let out fails the test with its traceback."""
+    outcome: list[int | BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(cli.main(argv))
+        except BaseException as exc:  # reported below, traceback and all
+            outcome.append(exc)
+
+    capsys.readouterr()
+    thread = threading.Thread(target=run, daemon=True)
+    old = Path.cwd()
+    os.chdir(project)
+    try:
+        thread.start()
+        thread.join(TIME_LIMIT_S)
+    finally:
+        os.chdir(old)
+    assert not thread.is_alive(), f"{what} did not finish within {TIME_LIMIT_S} s"
+    printed = capsys.readouterr()
+    if isinstance(outcome[0], BaseException):
+        raise AssertionError(f"{what} raised (a traceback)") from outcome[0]
+    return outcome[0], printed.out + printed.err
+
+
 @pytest.mark.site
 @pytest.mark.parametrize("state", list(FIXED))
-def test_no_command_or_engine_changes_a_docs_holding_every_kind(project: Path, state: str) -> None:
+def test_no_command_or_engine_changes_a_docs_holding_every_kind(project: Path, capsys: pytest.CaptureFixture[str],
+                                                               state: str) -> None:
     hostile = plant_state(project, FIXED[state], docs_is_link=state == "docs a link")
     missing = set(KINDS) - {p.kind for p in hostile.planted} - {"device"}  # made, where the system lets us
     assert not missing, f"not every kind was planted: {sorted(missing)}"
@@ -423,7 +457,14 @@ def test_no_command_or_engine_changes_a_docs_holding_every_kind(project: Path, s
     assert len(named) <= 10, named  # every one shown
     refused = ["docs is a symbolic link"] if state == "docs a link" else expected_lines(named)
     before = hostile.snapshot()
-    for name, make_argv in COMMANDS.items():
+    for name, argv in TOOL_COMMANDS.items():
+        code, output = _run_here(argv, project, capsys, f"{name} on {state}")
+        assert hostile.snapshot() == before, f"{name} changed docs/ or what it links to: {state}"
+        assert "Traceback" not in output, f"{name}:\n{output[-3000:]}"
+        if name.endswith("build"):
+            assert code != 0, f"{name} built from an unsafe docs/: {state}"
+            _assert_refused(name, output, refused)
+    for name, make_argv in ENGINES.items():
         started = time.monotonic()
         try:
             done = subprocess.run(make_argv(), cwd=project, capture_output=True, text=True, env=copy_env(project),
@@ -433,9 +474,8 @@ def test_no_command_or_engine_changes_a_docs_holding_every_kind(project: Path, s
         took = time.monotonic() - started
         assert hostile.snapshot() == before, f"{name} changed docs/ or what it links to ({took:.1f} s): {state}"
         assert "Traceback" not in done.stdout + done.stderr, f"{name}:\n{done.stderr[-3000:]}"
-        if name.endswith(("build", "serve")):
-            assert done.returncode != 0, f"{name} built from an unsafe docs/: {state}"
-            _assert_refused(name, done.stdout + done.stderr, refused)
+        assert done.returncode != 0, f"{name} built from an unsafe docs/: {state}"
+        _assert_refused(name, done.stdout + done.stderr, refused)
     for name, argv in PREVIEWS.items():
         output = _preview(name, argv, project)
         assert hostile.snapshot() == before, f"{name} changed docs/ or what it links to: {state}"
