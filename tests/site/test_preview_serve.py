@@ -53,8 +53,11 @@ def _fake_project(tmp_path: Path) -> Path:
     return copy_project(tmp_path / "project", catalog=catalog)  # its own copy: the preview edits its catalogue
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the module's preview tests: each test leaves the catalogue and docs/ as it found them and
+    waits for the rebuild its last save set off, so the next one starts from a served, idle preview."""
+    tmp_path = tmp_path_factory.mktemp("served")
     project = _fake_project(tmp_path)
     port = _free_port()
     log = tmp_path / "serve.log"
@@ -83,6 +86,18 @@ def served(tmp_path: Path) -> Iterator[Served]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def _rebuilds(served: Served) -> int:
+    return served.log.read_text(encoding="utf-8").count("Reloading browsers")
+
+
+def _wait_for_rebuild(served: Served, before: int) -> None:
+    """Until the server has rebuilt (and told the browsers to reload) after `before` rebuilds."""
+    deadline = time.monotonic() + 60
+    while _rebuilds(served) <= before:
+        assert time.monotonic() < deadline, served.log.read_text(encoding="utf-8")[-4000:]
+        time.sleep(0.3)
 
 
 def _break(project: Path) -> str:
@@ -127,7 +142,9 @@ def test_a_broken_catalogue_shows_a_banner_until_it_is_fixed(chromium: Browser, 
     assert re.search(r"ERROR\s+-\s+\S*" + re.escape(where) + ".*'unlimitd'", log), log
     assert "A 'dirty' build is being performed" not in log  # mkdocs' stale-navigation warning: nav is fixed
 
+    rebuilt = _rebuilds(served)
     (served.project / LABEL_FILE).write_text(good, encoding="utf-8")
+    _wait_for_rebuild(served, rebuilt)
     expect(page.locator(BANNER)).to_have_count(0, timeout=60_000)
     expect(page.locator("h1")).to_contain_text("FAKE 2.0")
     for path in ("", "operations/"):
@@ -202,15 +219,18 @@ def test_one_save_rebuilds_once_and_reloads_the_open_page_once(chromium: Browser
     assert page.evaluate("sessionStorage.loads") == "2"  # the first load, then one reload
     assert sorted(p.name for p in (served.project / "docs").iterdir()) == ["README.md"]
     visit.close()
+    rebuilt = _rebuilds(served)
+    _set_value(served.project, "/fakeBeta", "close", "unlimited")  # as it was, for the module's next test
+    _wait_for_rebuild(served, rebuilt)
 
 
 @pytest.mark.browser
 def test_a_hand_written_page_in_docs_still_reloads(chromium: Browser, served: Served) -> None:
     """A person's page added under docs/ rebuilds and is served beside the generated pages."""
-    before = served.log.read_text(encoding="utf-8")
+    rebuilt = _rebuilds(served)
     (served.project / "docs" / "notes.md").write_text("# Fake notes\n\nHand-written.\n", encoding="utf-8")
-    deadline = time.monotonic() + 60
-    while "Reloading browsers" not in served.log.read_text(encoding="utf-8")[len(before):]:
-        assert time.monotonic() < deadline, served.log.read_text(encoding="utf-8")[len(before):]
-        time.sleep(0.3)
+    _wait_for_rebuild(served, rebuilt)
     assert _get(served.base + "notes/")[0] == 200
+    rebuilt = _rebuilds(served)
+    (served.project / "docs" / "notes.md").unlink()  # as it was, for the module's next test
+    _wait_for_rebuild(served, rebuilt)
