@@ -69,6 +69,18 @@ _LOCAL_SCHEMES = {"data", "blob", "about"}
 REFUSED = "net::ERR_PROXY_CONNECTION_FAILED"
 """How a request to another origin fails in a visit (Chromium's console says `Failed to load resource: REFUSED`)."""
 SETTLE_MS = 50
+_FOLLOW = """url => new Promise(resolve => {
+  let shown = false;
+  const swapped = document$.subscribe(() => {
+    if (!shown) { shown = true; return; }  // document$ replays the page already shown
+    swapped.unsubscribe();
+    resolve();
+  });
+  history.pushState(null, "", url);  // the theme's click handler: the address first, then the page
+  location$.next(new URL(url));
+})"""
+"""The theme's instant navigation to `url`, as its click handler starts it; resolves once the page is swapped in
+(document$ emits)."""
 SETTLE_LIMIT_S = 30.0
 
 
@@ -99,6 +111,16 @@ class Visit:
         response = self.page.goto(self.base + path)
         assert response is not None and response.ok, f"{path}: {response and response.status}"
         self.settle()
+        return self.page
+
+    def follow(self, path: str) -> Page:
+        """Go to another page of the site (path relative to the site root) as a reader's click on a link to it does:
+        the theme's instant navigation fetches the page and swaps it into the open one, whose scripts run again, in
+        about a third of a load's work; then wait until the network is quiet. The tab shows a page of the site."""
+        self.page.evaluate(_FOLLOW, self.base + path)
+        self.settle()
+        # the theme's navigation.tracking may have put the heading in view into the fragment since
+        assert self.page.url.split("#")[0] == self.base + path, f"{path}: the tab shows {self.page.url}"
         return self.page
 
     def settle(self) -> None:
