@@ -70,12 +70,13 @@ _UNDERLINE = """() => { const a = document.querySelector('article a:not(.headerl
 @pytest.fixture(scope="module")
 def wide_pages(chromium: Browser, site_url: str) -> dict[str, dict]:
     """Every page measured at 1280 px, once (the phone tests compare both of their schemes with it), and the home
-    page's first content link's underline."""
+    page's first content link's underline. The tab loads the home page and goes from page to page as a reader
+    following links does (the theme's instant navigation: tests/browsing.py `Visit.follow`)."""
     wide = new_visit(chromium, site_url, viewport=WIDE)
     try:
         measured = {}
         for name, path in PAGES.items():
-            page = wide.open(path)
+            page = wide.follow(path) if measured else wide.open(path)
             measured[name] = page.evaluate(_MEASURE)
             if name == "home":
                 measured[name]["underline"] = page.evaluate(_UNDERLINE)
@@ -112,14 +113,15 @@ _FIRST_CARD = """() => {
 def phone_pages(chromium: Browser, site_url: str) -> dict[str, dict[str, dict]]:
     """Every page at 390 px on a touch phone, in each scheme: measured, its screenshot kept, what went wrong on it;
     where tables become cards, in the light scheme (Playwright's default), Chromium's accessibility tree too, and
-    the matrix's first card. One tab per scheme goes from page to page: no page keeps anything for the next, as no
-    reader acts on it."""
+    the matrix's first card. One tab per scheme loads the home page and goes from page to page as a reader following
+    links does (the theme's instant navigation): no page keeps anything for the next, as no reader acts on it. The
+    light tab loads the matrix again at the end, to be measured as loaded too."""
     found: dict[str, dict[str, dict]] = {}
     for scheme in SCHEMES:
         phone = new_visit(chromium, site_url, viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=scheme)
         try:
             for name, path in PAGES.items():
-                page = phone.open(path)
+                page = phone.follow(path) if scheme in found else phone.open(path)
                 seen = page.evaluate(_MEASURE)
                 if scheme == "light" and name in CARD_PAGES:
                     seen["roles"] = _ax_roles(phone)
@@ -131,6 +133,9 @@ def phone_pages(chromium: Browser, site_url: str) -> dict[str, dict[str, dict]]:
                 for recorded in (phone.console_errors, phone.failed_requests, phone.foreign_requests):
                     recorded.clear()
                 found.setdefault(scheme, {})[name] = seen
+            if scheme == "light":
+                loaded = phone.open(PAGES["matrix"]).evaluate(_MEASURE)
+                found[scheme]["matrix"]["loaded"] = {**loaded, "problems": phone.problems()}
         finally:
             phone.close()
     return found
@@ -174,6 +179,15 @@ def test_cards_stay_a_table_for_screen_readers(phone_pages: dict[str, dict[str, 
     assert {"table", "row", "rowheader", "columnheader"} <= roles, roles
     assert roles & {"cell", "gridcell"}, roles
     assert seen["caption_visible"]
+
+
+def test_a_page_reached_by_a_link_is_drawn_as_when_loaded(phone_pages: dict[str, dict[str, dict]]) -> None:
+    """The pages above are reached as by following links; the matrix (cards) loaded from its address is drawn the
+    same: every value's box, the tables, the cards, the page's width."""
+    followed = phone_pages["light"]["matrix"]
+    loaded = {key: value for key, value in followed["loaded"].items() if key != "problems"}
+    assert not followed["loaded"]["problems"], followed["loaded"]["problems"]
+    assert loaded == {key: followed[key] for key in loaded}
 
 
 def test_cards_turn_back_into_a_table_when_the_screen_widens(chromium: Browser, site_url: str) -> None:
