@@ -87,16 +87,16 @@ def test_redoc_shows_tags_lock_values_and_the_entry_without_a_path(chromium: Bro
     heading.scroll_into_view_if_needed()
     assert heading.is_visible()
     rows = page.locator("[id='section/Listing-entries-without-a-path'] table").last.locator("tbody tr")
-    assert rows.count() == len(ff.columns())
-    assert [rows.nth(i).inner_text().split("\t") for i in range(rows.count())] == [
+    texts = rows.all_inner_texts()  # each row's text, as inner_text gives it, in one round trip
+    assert len(texts) == len(ff.columns())
+    assert [text.split("\t") for text in texts] == [
         [label, plan, ff.value(label, plan, 7)] for label, plan in ff.columns()]
     # Every operation's lock values: a table in its description, one row per (label, plan entry).
     for position, path in enumerate(ff.PATHS, start=1):
         if path is None:
             continue
         op = page.locator(f"[data-section-id='operation/{ff.SLUGS.get(path, path[1:].replace('/', '-'))}']")
-        op_rows = op.locator("table tbody tr")
-        assert [op_rows.nth(i).inner_text().split("\t") for i in range(op_rows.count())] == [
+        assert [text.split("\t") for text in op.locator("table tbody tr").all_inner_texts()] == [
             [label, plan, ff.value(label, plan, position)] for label, plan in ff.columns()], path
     assert "base-url-not-shown.invalid" in page.locator(".api-content").inner_text()
 
@@ -124,8 +124,8 @@ def _open_swagger(chromium: Browser, url: str, shot: str) -> tuple[Page, list[st
 
 
 def _rows(table) -> list[list[str]]:  # type: ignore[no-untyped-def]
-    rows = table.locator("tbody tr")
-    return [[c.strip() for c in rows.nth(i).inner_text().split("\t")] for i in range(rows.count())]
+    # Each row's text, as inner_text gives it, in one round trip.
+    return [[c.strip() for c in text.split("\t")] for text in table.locator("tbody tr").all_inner_texts()]
 
 
 def test_swagger_ui_shows_tags_lock_values_and_the_entry_without_a_path(chromium: Browser,
