@@ -121,8 +121,13 @@ def _own_files(engine: str) -> dict[str, str]:
     the plugin from the engine's own configuration (mkdocs, ProperDocs), `catalog-docs build` for Zensical."""
     if engine == "zensical":
         return site_own_files(*engine_theme_dirs(ROOT))
-    alias = "import properdocs.replacement; " if engine == "properdocs" else ""  # as its command does: mkdocs.* is it
-    script = (f"{alias}import json; from {engine}.config import load_config; "
+    if engine == "mkdocs":  # mkdocs is this process's own (tests/site/test_docs_untouched.py loads it here too)
+        from mkdocs.config import load_config
+
+        config = load_config(str(ROOT / "mkdocs.yml"))
+        return site_own_files(map(Path, config.theme.dirs), Path(config.theme.custom_dir))
+    # ProperDocs in a process of its own, as its command runs: properdocs.replacement makes mkdocs.* its modules.
+    script = (f"import properdocs.replacement; import json; from properdocs.config import load_config; "
               f"c = load_config({str(ROOT / 'mkdocs.yml')!r}); print(json.dumps([c.theme.dirs, c.theme.custom_dir]))")
     out = subprocess.run([str(BIN / "python"), "-c", script], capture_output=True, text=True, check=True).stdout
     dirs, custom = json.loads(out.splitlines()[-1])
