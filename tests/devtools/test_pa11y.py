@@ -8,6 +8,7 @@ other generated pages (legend, indexes, the entry without a path).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -27,55 +28,65 @@ BROKEN_PAGE = """<!doctype html>
 """
 
 
-def test_each_runner_reports_a_known_error(tmp_path: Path) -> None:
-    (tmp_path / "index.html").write_text(BROKEN_PAGE, encoding="utf-8")
-    server, base = serve(tmp_path)
-    try:
-        issues = run_urls([base])[base]
-    finally:
-        server.shutdown()
-    found = {(i["runner"], i["code"]) for i in issues if i["type"] == "error"}
-    assert ("axe", "image-alt") in found, found
-    assert ("axe", "color-contrast") in found, found
-    assert any(runner == "htmlcs" and "H37" in code for runner, code in found), found  # img without alt
+class Checked(NamedTuple):
+    pages: dict[str, str]
+    raw: dict[str, list[dict[str, object]]]
+    """pa11y's raw issues per URL of the site, as run_site received them."""
+    findings: list[Finding]
+    canary: list[dict[str, Any]]
+    """pa11y's raw issues on BROKEN_PAGE."""
 
 
 @pytest.fixture(scope="module")
-def checked(built_site: Path) -> tuple[dict[str, str], dict[str, list[dict[str, object]]], list[Finding]]:
+def checked(built_site: Path, tmp_path_factory: pytest.TempPathFactory) -> Checked:
     """pa11y over every page type and the other generated pages (legend, indexes, the entry without a path), run
-    once through the command's own path (`run_site`), with the raw issues it saw kept beside its findings."""
+    once through the command's own path (`run_site`), with the raw issues it saw kept beside its findings. BROKEN_PAGE,
+    served on its own, is checked in the same run (one node process and one browser for all): run_site reads only
+    its own URLs' issues."""
     catalog = load_catalog(FIXTURE_CATALOG)
     pages = page_types(catalog)
     pathless = next(e for e in catalog.entries if e.path is None)
     pages |= {"legend": "legend/", "versions": "versions/", "plans": "plans/",
               "entry without a path": f"operations/{pathless.slug}/"}
     assert all((built_site / path / "index.html").is_file() for path in pages.values()), pages
+    broken = tmp_path_factory.mktemp("broken")
+    (broken / "index.html").write_text(BROKEN_PAGE, encoding="utf-8")
     seen: dict[str, list[dict[str, object]]] = {}
+    server, canary = serve(broken)
 
     def recording(urls: list[str]) -> dict[str, list[dict[str, object]]]:
-        raw = run_urls(urls)
+        raw = run_urls([*urls, canary])
         seen.update(raw)
         return raw
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pa11y, "run_urls", recording)
-        findings = run_site(built_site, pages)
-    return pages, seen, findings
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(pa11y, "run_urls", recording)
+            findings = run_site(built_site, pages)
+    finally:
+        server.shutdown()
+    canary_issues = seen.pop(canary)
+    return Checked(pages, seen, findings, canary_issues)
 
 
-def test_every_page_type_is_checked(checked: tuple[dict[str, str], dict[str, list[dict[str, object]]],
-                                                   list[Finding]]) -> None:
-    pages, raw, findings = checked
+def test_each_runner_reports_a_known_error(checked: Checked) -> None:
+    found = {(i["runner"], i["code"]) for i in checked.canary if i["type"] == "error"}
+    assert ("axe", "image-alt") in found, found
+    assert ("axe", "color-contrast") in found, found
+    assert any(runner == "htmlcs" and "H37" in code for runner, code in found), found  # img without alt
+
+
+def test_every_page_type_is_checked(checked: Checked) -> None:
+    pages, raw, findings, _canary = checked
     assert len(raw) == len(pages) and all(any(url.endswith("/" + path) for url in raw) for path in pages.values())
     for url, issues in raw.items():
         assert all(issue["runner"] in ("htmlcs", "axe") for issue in issues), url
     assert all(f.page_type in pages and f.code for f in findings)  # the command's path: errors, each with its page
 
 
-def test_no_page_type_has_an_error(checked: tuple[dict[str, str], dict[str, list[dict[str, object]]],
-                                                  list[Finding]]) -> None:
+def test_no_page_type_has_an_error(checked: Checked) -> None:
     """WCAG 2 AA by HTML_CodeSniffer and axe: 0 errors (an axe "needs review" counts as one, as pa11y counts
     it) on every page type and the other generated pages, the theme's header, search and sidebar included
     (overrides/partials/palette.html, overrides/partials/search.html, overrides/assets/catalog.css)."""
-    pages, _raw, findings = checked
+    pages, _raw, findings, _canary = checked
     assert not findings, format_report(findings, pages)
