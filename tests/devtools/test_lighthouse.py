@@ -7,12 +7,21 @@ reports it. The tests measure the fixture site (tests/fixture-catalog/); `make l
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from catalog_docs.catalog.validate import load_catalog
-from catalog_docs.devtools.lighthouse import TRANSFER_BUDGET, PageResult, page_types, run_all
+from catalog_docs.devtools.lighthouse import (
+    INFORMATIVE_WITH_TRACE,
+    PAGES_SCRIPT,
+    TRANSFER_BUDGET,
+    PageResult,
+    page_types,
+    run_all,
+)
 from fixture_facts import FIXTURE_CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,3 +65,14 @@ def test_no_request_leaves_the_origin(lighthouse: dict[str, PageResult], page_ty
 def test_first_load_within_transfer_budget(lighthouse: dict[str, PageResult], page_type: str) -> None:
     result = lighthouse[page_type]
     assert 0 < result.transfer_bytes <= TRANSFER_BUDGET, f"{result.url}: {result.transfer_bytes} bytes"
+
+
+def test_a_scored_audit_is_never_left_out() -> None:
+    """The tests leave out the informative audits that alone need a trace (INFORMATIVE_WITH_TRACE: the fixture's run
+    above shows Lighthouse accepts them); the runner refuses to leave out one that weighs in a score, before it
+    starts Chrome."""
+    spec = {"flags": {"skipAudits": [*INFORMATIVE_WITH_TRACE, "color-contrast"]}, "pages": []}
+    proc = subprocess.run(["node", str(PAGES_SCRIPT), json.dumps(spec)], cwd=PAGES_SCRIPT.parent, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "color-contrast is left out but weighs" in proc.stderr and "in accessibility" in proc.stderr, proc.stderr

@@ -27,13 +27,18 @@ CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-background-
                 "--disable-component-update --disable-sync --no-first-run --disable-dev-shm-usage")
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 TRANSFER_BUDGET = 120 * 1024
+"""First load of a page, search index excluded, in bytes."""
 QUIET_WITHOUT_PERFORMANCE = {"pauseAfterFcpMs": 250, "pauseAfterLoadMs": 250, "networkQuietThresholdMs": 250,
                              "cpuQuietThresholdMs": 250}
 """Lighthouse waits a second after first paint and after load, and for a second without network or main-thread
 work (its defaults), so the performance trace has settled. Without performance scored, what the other categories
 read (the DOM, the console, every request) is complete once the page is quiet at all: a quarter of a second each
 (`make lighthouse`, which scores performance, keeps the defaults)."""
-"""First load of a page, search index excluded, in bytes."""
+INFORMATIVE_WITH_TRACE = ("baseline",)
+"""Without performance scored, the one audit left that reads the page's trace: best practices' Baseline list, which
+is informative (no weight, no score: it can move neither a category's score nor the failed audits). Left out there
+(Lighthouse's skipAudits), and with it the trace, which Chrome records and Lighthouse parses for every page (the
+saving is in CONTRIBUTING); `make lighthouse` keeps both."""
 
 
 def page_types(catalog: Catalog) -> dict[str, str]:
@@ -110,7 +115,7 @@ def run_all(site: Path, catalog: Catalog, out_dir: Path, categories: tuple[str, 
                                     "disableFullPageScreenshot": True}
         unscored = "performance" not in categories
         if unscored:
-            flags |= QUIET_WITHOUT_PERFORMANCE
+            flags |= QUIET_WITHOUT_PERFORMANCE | {"skipAudits": list(INFORMATIVE_WITH_TRACE)}
         spec = {"chromePath": CHROMIUM, "chromeFlags": CHROME_FLAGS.split(), "flags": flags, "skipBenchmark": unscored,
                 "pages": [[url, str(report)] for url, report in pages.values()]}
         proc = subprocess.run(["node", str(PAGES_SCRIPT), json.dumps(spec)], cwd=PAGES_SCRIPT.parent,
