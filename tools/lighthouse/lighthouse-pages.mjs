@@ -3,13 +3,14 @@
 // Reads one JSON object from the arguments: {"chromePath", "chromeFlags": [...], "flags": {...}, "skipBenchmark",
 // "pages": [[url, report path], ...]}; writes each page's JSON report (Lighthouse's own, as --output=json writes
 // it) to its path. Audits in flags.skipAudits must weigh nothing in any category (assertUnscored).
-// Run by scripts/catalog_docs/devtools/lighthouse.py. Lighthouse resets the page's storage and cache before each
-// page (disableStorageReset is false), so each report is the first load of its page, as a fresh Chrome gives.
+// Run by scripts/catalog_docs/devtools/lighthouse.py. Lighthouse opens a new tab for each page (it is given no
+// page) and resets the page's storage and cache before loading it (disableStorageReset is false), so each report is
+// the first load of its page, as a fresh Chrome gives.
 import {writeFile} from "node:fs/promises";
 
-import * as chromeLauncher from "chrome-launcher";
-import lighthouse, {defaultConfig} from "lighthouse";
-import {pageFunctions} from "lighthouse/core/lib/page-functions.js";
+// The default config alone (a third of Lighthouse's loading time): a refused spec (assertUnscored) ends before
+// Lighthouse itself is loaded.
+import defaultConfig from "lighthouse/core/config/default-config.js";
 
 // An audit left out (flags.skipAudits) must be one no score reads: weight 0 wherever Lighthouse's default config
 // places it. A Lighthouse that gave it a weight would make leaving it out hide a scored check: refused.
@@ -23,8 +24,38 @@ function assertUnscored(skipped) {
   }
 }
 
+// Every audit's `meta` is a getter that builds its title and descriptions anew, each a localized message formatted
+// by Intl (an ICU parse and a locale lookup), and Lighthouse reads it many times per page: the accessibility audits
+// once per axe rule result, to find their own. The getters return the same text on every call, so each is read once
+// and a copy handed out: the reports are the same, and node spends less (the saving is in CONTRIBUTING).
+async function readAuditMetaOnce() {
+  const audits = new URL("../audits/", import.meta.resolve("lighthouse/core/config/default-config.js"));
+  for (const audit of defaultConfig.audits) {
+    const {default: implementation} = await import(new URL(`${audit.path || audit}.js`, audits));
+    const getter = Object.getOwnPropertyDescriptor(implementation, "meta")?.get;
+    if (!getter) {
+      continue;
+    }
+    let meta;
+    Object.defineProperty(implementation, "meta", {
+      configurable: true,
+      get() {
+        if (this !== implementation) {
+          return getter.call(this);
+        }
+        meta ??= getter.call(implementation);
+        return structuredClone(meta);
+      },
+    });
+  }
+}
+
 async function main(spec) {
   assertUnscored(spec.flags.skipAudits || []);
+  const [{default: lighthouse}, chromeLauncher, {pageFunctions}] = await Promise.all([
+    import("lighthouse"), import("chrome-launcher"), import("lighthouse/core/lib/page-functions.js"),
+  ]);
+  await readAuditMetaOnce();
   if (spec.skipBenchmark) {
     // Lighthouse spends a second of processor time in every page measuring the machine (BenchmarkIndex), which
     // only the performance category uses. Without performance scored (spec.skipBenchmark) the measurement is

@@ -29,11 +29,12 @@ CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 TRANSFER_BUDGET = 120 * 1024
 """First load of a page, search index excluded, in bytes."""
 QUIET_WITHOUT_PERFORMANCE = {"pauseAfterFcpMs": 250, "pauseAfterLoadMs": 250, "networkQuietThresholdMs": 250,
-                             "cpuQuietThresholdMs": 250}
+                             "cpuQuietThresholdMs": 250, "skipAboutBlank": True}
 """Lighthouse waits a second after first paint and after load, and for a second without network or main-thread
 work (its defaults), so the performance trace has settled. Without performance scored, what the other categories
 read (the DOM, the console, every request) is complete once the page is quiet at all: a quarter of a second each
-(`make lighthouse`, which scores performance, keeps the defaults)."""
+(`make lighthouse`, which scores performance, keeps the defaults). Lighthouse also loads about:blank before each
+page, which the new tab it opens for every page already shows: left out there (skipAboutBlank)."""
 INFORMATIVE_WITH_TRACE = ("baseline",)
 """Without performance scored, the one audit left that reads the page's trace: best practices' Baseline list, which
 is informative (no weight, no score: it can move neither a category's score nor the failed audits). Left out there
