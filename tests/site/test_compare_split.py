@@ -12,12 +12,12 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from browsing import new_visit
-from catalog_docs.authoring.synth import SynthSpec, synth_files
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Side, compare_sides
 from catalog_docs.site import compare_pages
 from catalog_docs.site.compare_pages import COMPARE_PAGE_ROWS, MOVED_LOOKUP, compare_chunks
 from catalog_docs.site.render import render_pages
+from fake_catalogs import write_catalog
 from fixture_facts import FIXTURE_CATALOG, LABEL_SLUGS, PAIRS
 from sitebuild import build, copy_project
 from siteserver import serve
@@ -83,15 +83,22 @@ def test_a_comparison_of_one_page_is_as_it_was() -> None:
     assert not any("/page-" in p or p.endswith(MOVED_LOOKUP) for p in pages if p.startswith("compare/"))
 
 
+NEW_PLANS = 10
+"""Plan entries the split site's second label lists anew: each brings a row per operation."""
+
+
 @pytest.fixture(scope="module")
 def split_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, list[list[str]]]]:
-    # A site of its own: a synthetic catalogue whose first comparison holds more rows than a page (a plan entry
-    # listed anew brings a row per operation: ten more than a page holds; each operation is a page to build).
-    catalog = tmp_path_factory.mktemp("split") / "catalog"
-    operations = COMPARE_PAGE_ROWS + 10  # the limit as the module reads it, not as a test patches it
-    for rel, text in synth_files(SynthSpec(operations=operations, versions=3, plans=3)).items():
-        (catalog / rel).parent.mkdir(parents=True, exist_ok=True)
-        (catalog / rel).write_text(text, encoding="utf-8")
+    # A site of its own: a catalogue whose comparison holds more rows than a page, at the limit as the module reads
+    # it (not as a test patches it). Ten plan entries listed anew bring a row per operation each, and half the values
+    # of the one listed before change: a second page of rows from a tenth of the operations one plan entry listed
+    # anew would need (each operation is a page to build).
+    operations = COMPARE_PAGE_ROWS // NEW_PLANS + 2
+    entries = [f"/fakeSplit{n:03d}" for n in range(1, operations + 1)]
+    new = {f"PLAN {n:02d}": "u" * operations for n in range(1, NEW_PLANS + 1)}
+    catalog = write_catalog(tmp_path_factory.mktemp("split") / "catalog", {
+        "entries": entries, "labels": {"FAKE 1.0": {"PLAN 00": "c" * operations},
+                                       "FAKE 2.0": {"PLAN 00": ("cu" * operations)[:operations], **new}}})
     loaded = load_catalog(catalog)
     split = None
     for a, b in zip(loaded.versions, loaded.versions[1:], strict=False):
@@ -99,7 +106,7 @@ def split_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
         if len(chunks) > 1:
             split = (f"compare/{a.slug}...{b.slug}/", [sorted(c) for c in chunks])
             break
-    assert split is not None, "the synthetic catalogue has no comparison long enough to split"
+    assert split is not None, "the catalogue has no comparison long enough to split"
     # Its own build: a comparison longer than a page, which the fixture catalogue has not.
     project = copy_project(tmp_path_factory.mktemp("split-site") / "project", catalog=catalog)
     result = build(project)
