@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalog_docs.catalog.names import confusable_skeleton, look_alike_key, look_alike_keys, name_flaw
-from catalog_docs.catalog.validate import load_catalog
+from catalog_docs.catalog.validate import LoadCache, load_catalog
 from catalog_docs.errors import CatalogInvalid
 
 BASE = Path(__file__).resolve().parents[1] / "golden-base"
@@ -62,22 +62,48 @@ _TRANSFORMS = {
 """Ways to write a name so that it reads the same as the name."""
 
 
+def _errors(catalog: Path, plan_entries: list[str], cache: LoadCache | None = None) -> list[str]:
+    """The error lines a load of `catalog` (a copy of the golden base) gives with these extra plan entries in its
+    service.yaml ([] if it loads)."""
+    service = catalog / "service.yaml"
+    text = (BASE / "service.yaml").read_text(encoding="utf-8")
+    assert PLANS_BLOCK in text
+    extra = "".join(f'  - "{name}"\n'.replace("\t", "\\t") for name in plan_entries)
+    service.write_text(text.replace(PLANS_BLOCK, PLANS_BLOCK + extra), encoding="utf-8")
+    try:
+        load_catalog(catalog, cache=cache)
+    except CatalogInvalid as exc:
+        return [f"{p.file}:{p.line}:{p.column}: {p.key_path}: expected {p.expected}, found {p.found} ({p.hint})"
+                .replace(f"{catalog}/", "") for p in exc.problems]
+    return []
+
+
 def _check(plan_entries: list[str]) -> list[str]:
     """The error lines `check` gives for the golden base catalogue with these extra plan entries ([] if it loads)."""
     with tempfile.TemporaryDirectory() as tmp:
         catalog = Path(tmp) / "catalog"
         shutil.copytree(BASE, catalog, ignore=shutil.ignore_patterns("README.md"))
-        service = catalog / "service.yaml"
-        text = service.read_text(encoding="utf-8")
-        assert PLANS_BLOCK in text
-        extra = "".join(f'  - "{name}"\n'.replace("\t", "\\t") for name in plan_entries)
-        service.write_text(text.replace(PLANS_BLOCK, PLANS_BLOCK + extra), encoding="utf-8")
-        try:
-            load_catalog(catalog)
-        except CatalogInvalid as exc:
-            return [f"{p.file}:{p.line}:{p.column}: {p.key_path}: expected {p.expected}, found {p.found} ({p.hint})"
-                    .replace(f"{catalog}/", "") for p in exc.problems]
-        return []
+        return _errors(catalog, plan_entries)
+
+
+class _Warm:
+    """_check for the examples: one copy of the golden base and one LoadCache for them all, as the preview loads
+    after each edit. Only service.yaml changes, so the other files are neither parsed nor schema-checked again
+    (tests/catalog/test_loader_property.py holds a warm load to report exactly what a cold one does); the cold
+    load is test_a_clean_name_passes_a_cold_load's and test_the_issues_look_alike_is_refused_naming_both_places'."""
+
+    def __init__(self, folder: Path) -> None:
+        self.catalog = folder / "catalog"
+        shutil.copytree(BASE, self.catalog, ignore=shutil.ignore_patterns("README.md"))
+        self.cache = LoadCache()
+
+    def check(self, plan_entries: list[str]) -> list[str]:
+        return _errors(self.catalog, plan_entries, self.cache)
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory: pytest.TempPathFactory) -> _Warm:
+    return _Warm(tmp_path_factory.mktemp("names"))
 
 
 def _line_of_extra(k: int) -> int:
@@ -88,23 +114,27 @@ def _line_of_extra(k: int) -> int:
 
 @settings(deadline=None)  # each example reads and writes files: a loaded machine is slow
 @given(name=clean_names)
-def test_a_clean_name_passes(name: str) -> None:
+def test_a_clean_name_passes(warm: _Warm, name: str) -> None:
     assert name_flaw(name) is None
-    assert _check([name]) == []
+    assert warm.check([name]) == []
+
+
+def test_a_clean_name_passes_a_cold_load() -> None:
+    assert _check(["QQ a.b-c 9"]) == []
 
 
 @settings(deadline=None)  # each example reads and writes files: a loaded machine is slow
 @given(name=clean_names, how=st.sampled_from(sorted(_TRANSFORMS)), where=st.integers(0, 80))
-def test_a_look_alike_is_refused_at_its_place_naming_the_other(name: str, how: str, where: int) -> None:
+def test_a_look_alike_is_refused_at_its_place_naming_the_other(warm: _Warm, name: str, how: str, where: int) -> None:
     alike = _TRANSFORMS[how](name, where)
     if alike == name:
         return  # upper-case letters only, say: nothing to compare
     assert set(look_alike_keys(alike)) & set(look_alike_keys(name))
-    errors = _check([name, alike])
+    errors = warm.check([name, alike])
     here = f"service.yaml:{_line_of_extra(1)}:5: service.plan_entries[4]: "
     assert errors, f"{alike!r} passed beside {name!r}"
     assert all(e.startswith(here) for e in errors), errors
-    alone = _check([alike])
+    alone = warm.check([alike])
     if alone:  # refused for what it holds (the schema's pattern, the rules above), before it is compared
         assert [e.replace(f"plan_entries[{3}]", "plan_entries[4]").replace(
             f":{_line_of_extra(0)}:", f":{_line_of_extra(1)}:") for e in alone] == errors
