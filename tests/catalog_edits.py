@@ -16,6 +16,9 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
+from catalog_docs.catalog.model import Catalog
+from catalog_docs.catalog.validate import load_catalog_from_memory
+
 Docs = dict[str, Any]
 """{"service": ..., "listing": ..., "register": ..., "versions": {label: version document}}"""
 
@@ -36,20 +39,33 @@ def read_docs(folder: Path) -> Docs:
             "versions": versions}
 
 
+def docs_files(docs: Docs) -> dict[tuple[str, ...], bytes]:
+    """The files write_docs writes, in memory: each one's name components below the catalogue folder, and its
+    bytes."""
+    def dump(doc: Any) -> bytes:
+        return yaml.dump(doc, Dumper=_DUMPER, sort_keys=False, allow_unicode=True).encode("utf-8")
+    files = {("service.yaml",): dump(docs["service"]), ("listing.yaml",): dump(docs["listing"]),
+             ("not-shown.yaml",): dump(docs["register"])}
+    for label in docs["service"]["version_labels"]:
+        files["versions", f"{label.replace(' ', '-')}.yaml"] = dump(docs["versions"][label])
+    return files
+
+
 def write_docs(docs: Docs, folder: Path) -> Path:
     (folder / "versions").mkdir(parents=True, exist_ok=True)
     for old in (folder / "versions").glob("*.yaml"):
         old.unlink()
-
-    def dump(name: str, doc: Any) -> None:
-        text = yaml.dump(doc, Dumper=_DUMPER, sort_keys=False, allow_unicode=True)
-        (folder / name).write_text(text, encoding="utf-8")
-    dump("service.yaml", docs["service"])
-    dump("listing.yaml", docs["listing"])
-    dump("not-shown.yaml", docs["register"])
-    for label in docs["service"]["version_labels"]:
-        dump(f"versions/{label.replace(' ', '-')}.yaml", docs["versions"][label])
+    for parts, data in docs_files(docs).items():
+        folder.joinpath(*parts).write_bytes(data)
     return folder
+
+
+def load_docs(docs: Docs) -> Catalog:
+    """The catalogue write_docs would write, loaded from memory as a git revision's is
+    (validate.load_catalog_from_memory: the same entries looked at and the same rules as load_catalog, nothing
+    written or read), for property tests whose contract is what comes after the loader; each keeps a case that
+    loads write_docs' folder."""
+    return load_catalog_from_memory(docs_files(docs), lambda parts: "/".join(("catalog", *parts)))
 
 
 def _key(entry: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ import copy
 import json
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -19,11 +20,14 @@ from catalog_docs.compare.changes import Change, Comparison, Side, compare_catal
 from catalog_docs.compare.formats import format_markdown, format_text
 from catalog_docs.compare.ids import ID_PATTERN, make_id
 from catalog_docs.compare.json_format import comparison_data, schema
-from catalog_edits import Docs, edited, read_docs, write_docs
+from catalog_edits import Docs, edited, load_docs, read_docs, write_docs
 from fixture_facts import FIXTURE_CATALOG
 
 BASE: Docs = read_docs(FIXTURE_CATALOG)
 PAIRS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+ONE = settings(max_examples=1, deadline=None)
+"""The property's examples load their catalogues from memory (catalog_edits.load_docs, as a git revision's are
+loaded); one more example loads them from folders, as `check` does."""
 
 # Edits that rename nothing a record is named by (labels, plan entries, paths, areas, items): values, texts and
 # citations, drafts, and the order of labels, plan entries, areas and items.
@@ -51,40 +55,54 @@ def _every_comparison(a: Catalog, b: Catalog) -> list[Comparison]:
     return out
 
 
-@PAIRS
-@given(st.data())
-def test_ids_are_unique_within_a_comparison_and_valid_fragments(data: st.DataObject) -> None:
+def _from_memory(*docs: Docs) -> list[Catalog]:
+    return [load_docs(d) for d in docs]
+
+
+def _from_files(*docs: Docs) -> list[Catalog]:
+    with tempfile.TemporaryDirectory() as tmp:
+        return [_load(d, Path(tmp) / str(i)) for i, d in enumerate(docs)]
+
+
+def _unique_valid_and_stable(data: st.DataObject, load: Callable[..., list[Catalog]]) -> None:
+    """Both properties of the ids on one random pair of catalogues, a and b (b with more edits), and on c: b with
+    more edits that rename nothing."""
     a_docs, first = edited(BASE, data, 0, 2)
     b_docs, then = edited(a_docs, data, 1, 4)
-    with tempfile.TemporaryDirectory() as tmp:
-        a, b = _load(a_docs, Path(tmp) / "a"), _load(b_docs, Path(tmp) / "b")
-    for cmp in _every_comparison(a, b):
-        ids = [c.id for c in cmp.changes]
-        assert len(set(ids)) == len(ids), (first, then)
-        for i in ids:
-            # A URL fragment and an HTML id that need no escaping anywhere: lower-case letters, digits, '-'.
-            assert re.fullmatch(ID_PATTERN, i) and re.fullmatch(r"[a-z][a-z0-9-]*", i), i
-
-
-@PAIRS
-@given(st.data())
-def test_ids_are_stable_under_edits_that_do_not_touch_what_they_name(data: st.DataObject) -> None:
-    a_docs, _ = edited(BASE, data, 0, 2)
-    b_docs, first = edited(a_docs, data, 1, 3)
-    # More edits of the later side that rename nothing: every record about the same things keeps its id.
     c_docs = b_docs
     steps = data.draw(st.lists(st.sampled_from(KEEPS_NAMES), min_size=1, max_size=4))
     for step in steps:
         c_docs = copy.deepcopy(c_docs)
         step(c_docs, data)
-    with tempfile.TemporaryDirectory() as tmp:
-        a, b, c = (_load(d, Path(tmp) / n) for d, n in ((a_docs, "a"), (b_docs, "b"), (c_docs, "c")))
+    a, b, c = load(a_docs, b_docs, c_docs)
+    # Unique within each comparison of a and b, and valid fragments.
+    for cmp in _every_comparison(a, b):
+        ids = [x.id for x in cmp.changes]
+        assert len(set(ids)) == len(ids), (first, then)
+        for i in ids:
+            # A URL fragment and an HTML id that need no escaping anywhere: lower-case letters, digits, '-'.
+            assert re.fullmatch(ID_PATTERN, i) and re.fullmatch(r"[a-z][a-z0-9-]*", i), i
+    # Stable: every record about the same things keeps its id from (a, b) to (a, c).
     before = {_about(x): x.id for x in compare_catalogs(a, b, "main").changes}
     after = {_about(x): x.id for x in compare_catalogs(a, c, "other-name").changes}
     for about in before.keys() & after.keys():
-        assert before[about] == after[about], (first, [s.__name__ for s in steps], about)
+        assert before[about] == after[about], (then, [s.__name__ for s in steps], about)
     # And the id says exactly what the record is about: two records about different things never share one.
     assert len(set(before.values()) | set(after.values())) == len(before.keys() | after.keys())
+
+
+@PAIRS
+@given(st.data())
+def test_ids_are_unique_valid_fragments_and_stable_under_edits_that_do_not_touch_what_they_name(
+        data: st.DataObject) -> None:
+    """Both properties on the same 40 random pairs, each pair drawn and loaded once."""
+    _unique_valid_and_stable(data, _from_memory)
+
+
+@ONE
+@given(st.data())
+def test_ids_are_unique_valid_fragments_and_stable_loaded_from_files(data: st.DataObject) -> None:
+    _unique_valid_and_stable(data, _from_files)
 
 
 def test_the_same_record_has_the_same_id_in_every_format(tmp_path: Path) -> None:
