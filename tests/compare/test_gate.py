@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
@@ -22,13 +23,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catalog_docs import cli
+from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import compare_catalogs
 from catalog_docs.compare.gate import Acknowledgement, Selector, review
 from catalog_docs.compare.json_format import schema
 from catalog_docs.compare.rules import KIND_IDS
 from catalog_docs.errors import Problem
-from catalog_edits import edited, read_docs, write_docs
+from catalog_edits import Docs, edited, load_docs, read_docs, write_docs
 from fake_catalogs import FAKE_SPECS, write_catalog
 from fixture_facts import FIXTURE_CATALOG
 
@@ -51,11 +53,12 @@ def flip_first(plan: dict) -> None:
     plan["values"][key] = "close" if plan["values"][key] == "unlimited" else "unlimited"
 
 
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+@pytest.fixture(scope="module")
+def _repo_made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A repository whose HEAD has FAKE 1.0 and FAKE 2.0 published and FAKE 3.0 a draft; the working tree
-    changes one value of FAKE 1.0 (published) and one of FAKE 3.0 (the draft)."""
-    repo = tmp_path / "repo"
+    changes one value of FAKE 1.0 (published) and one of FAKE 3.0 (the draft). Made once: each test takes a
+    copy (`repo`)."""
+    repo = tmp_path_factory.mktemp("gate") / "repo"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "feature-fake")
     write_catalog(repo / "catalog", FAKE_SPECS["plans-come-and-go"])
@@ -65,6 +68,13 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     git(repo, "commit", "-q", "-m", "catalogue")
     edit_yaml(versions / "FAKE-1.0.yaml", lambda d: flip_first(d["plans"]["PLAN A"]))
     edit_yaml(versions / "FAKE-3.0.yaml", lambda d: flip_first(d["plans"]["PLAN A"]))
+    return repo
+
+
+@pytest.fixture
+def repo(_repo_made: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of that repository of the test's own, the working folder."""
+    repo = Path(shutil.copytree(_repo_made, tmp_path / "repo", symlinks=True))
     monkeypatch.chdir(repo)
     monkeypatch.delenv("SITE_URL", raising=False)
     return repo
@@ -240,16 +250,37 @@ def test_an_empty_or_missing_acknowledgements_file(capsys: pytest.CaptureFixture
 
 
 PAIRS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+BASE = read_docs(FIXTURE_CATALOG)
+
+
+def _from_memory(a_docs: Docs, b_docs: Docs) -> tuple[Catalog, Catalog]:
+    return load_docs(a_docs), load_docs(b_docs)
+
+
+def _from_files(a_docs: Docs, b_docs: Docs) -> tuple[Catalog, Catalog]:
+    with tempfile.TemporaryDirectory() as tmp:
+        return load_catalog(write_docs(a_docs, Path(tmp) / "a")), load_catalog(write_docs(b_docs, Path(tmp) / "b"))
 
 
 @PAIRS
 @given(st.data())
 def test_the_gate_fails_exactly_on_selected_unacknowledged_changes(data: st.DataObject) -> None:
-    base = read_docs(FIXTURE_CATALOG)
-    a_docs, _ = edited(base, data, 0, 2)
+    _gate_fails_exactly_on_selected_unacknowledged_changes(data, _from_memory)
+
+
+@settings(max_examples=1, deadline=None)
+@given(st.data())
+def test_the_gate_fails_exactly_on_selected_unacknowledged_changes_loaded_from_files(data: st.DataObject) -> None:
+    """The property's examples load their catalogues from memory (catalog_edits.load_docs, as a git revision's
+    are loaded); this one loads them from folders, as `check` does."""
+    _gate_fails_exactly_on_selected_unacknowledged_changes(data, _from_files)
+
+
+def _gate_fails_exactly_on_selected_unacknowledged_changes(
+        data: st.DataObject, load: Callable[[Docs, Docs], tuple[Catalog, Catalog]]) -> None:
+    a_docs, _ = edited(BASE, data, 0, 2)
     b_docs, _ = edited(a_docs, data, 1, 4)
-    with tempfile.TemporaryDirectory() as tmp:
-        a, b = load_catalog(write_docs(a_docs, Path(tmp) / "a")), load_catalog(write_docs(b_docs, Path(tmp) / "b"))
+    a, b = load(a_docs, b_docs)
     cmp = compare_catalogs(a, b, "main")
     kinds = data.draw(st.sets(st.sampled_from(KIND_IDS)))
     scope = data.draw(st.sampled_from(["any", "published"]))
