@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,10 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catalog_docs import cli
+from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Side, compare_catalogs, compare_sides
 from catalog_docs.compare.formats import format_markdown, format_text
-from catalog_edits import edited, read_docs, write_docs
+from catalog_edits import Docs, edited, load_docs, read_docs, write_docs
 from fake_catalogs import FAKE_SPECS, write_catalog
 from fixture_facts import FIXTURE_CATALOG
 
@@ -30,10 +33,11 @@ def git(repo: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
 
 
-@pytest.fixture
-def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A repository on branch `fake-head` whose working tree adds a label and stops listing a plan entry."""
-    repo = tmp_path / "repo"
+@pytest.fixture(scope="module")
+def _repo_made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A repository on branch `fake-head` whose working tree adds a label and stops listing a plan entry. Made
+    once: each test takes a copy (`repo`)."""
+    repo = tmp_path_factory.mktemp("wording") / "repo"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "fake-head")
     write_catalog(repo / "catalog", FAKE_SPECS["plans-come-and-go"])
@@ -49,6 +53,13 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     old = yaml.safe_load((catalog / "versions" / "FAKE-2.0.yaml").read_text(encoding="utf-8"))
     del old["plans"]["PLAN C"]
     (catalog / "versions" / "FAKE-2.0.yaml").write_text(yaml.safe_dump(old, sort_keys=False), encoding="utf-8")
+    return repo
+
+
+@pytest.fixture
+def repo(_repo_made: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of that repository of the test's own, the working folder."""
+    repo = Path(shutil.copytree(_repo_made, tmp_path / "repo", symlinks=True))
     monkeypatch.chdir(repo)
     monkeypatch.delenv("SITE_URL", raising=False)
     return repo
@@ -120,13 +131,37 @@ RAW_FIELDS = re.compile(r"\b(plan_table|value_column|plan_table_source|base_url_
 PAIRS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+BASE = read_docs(FIXTURE_CATALOG)
+
+
+def _from_memory(a_docs: Docs, b_docs: Docs) -> tuple[Catalog, Catalog]:
+    return load_docs(a_docs), load_docs(b_docs)
+
+
+def _from_files(a_docs: Docs, b_docs: Docs) -> tuple[Catalog, Catalog]:
+    with tempfile.TemporaryDirectory() as tmp:
+        return load_catalog(write_docs(a_docs, Path(tmp) / "a")), load_catalog(write_docs(b_docs, Path(tmp) / "b"))
+
+
 @PAIRS
 @given(st.data())
 def test_no_raw_field_names_and_no_yes_no_flags_for_any_edit(data: st.DataObject) -> None:
-    a_docs, _ = edited(read_docs(FIXTURE_CATALOG), data, 0, 2)
+    _no_raw_field_names_and_no_yes_no_flags(data, _from_memory)
+
+
+@settings(max_examples=1, deadline=None)
+@given(st.data())
+def test_no_raw_field_names_and_no_yes_no_flags_for_an_edit_loaded_from_files(data: st.DataObject) -> None:
+    """The property's examples load their catalogues from memory (catalog_edits.load_docs, as a git revision's
+    are loaded); this one loads them from folders, as `check` does."""
+    _no_raw_field_names_and_no_yes_no_flags(data, _from_files)
+
+
+def _no_raw_field_names_and_no_yes_no_flags(data: st.DataObject,
+                                            load: Callable[[Docs, Docs], tuple[Catalog, Catalog]]) -> None:
+    a_docs, _ = edited(BASE, data, 0, 2)
     b_docs, steps = edited(a_docs, data, 1, 4)
-    with tempfile.TemporaryDirectory() as tmp:
-        a, b = load_catalog(write_docs(a_docs, Path(tmp) / "a")), load_catalog(write_docs(b_docs, Path(tmp) / "b"))
+    a, b = load(a_docs, b_docs)
     comparisons = [compare_catalogs(a, b, "main"), compare_catalogs(b, a, "main")]
     comparisons += [compare_sides(b, Side(label=x.label), Side(label=y.label)) for x in b.versions for y in b.versions]
     for cmp in comparisons:
