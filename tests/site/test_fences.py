@@ -35,6 +35,12 @@ def site_markdown(config: Any) -> markdown.Markdown:
     return markdown.Markdown(extensions=config["markdown_extensions"], extension_configs=config["mdx_configs"])
 
 
+@pytest.fixture(scope="module")
+def pages() -> dict[str, str]:
+    """The fixture catalogue's generated files, rendered once for the tests that read them all."""
+    return render_pages(load_catalog(FIXTURE_CATALOG))
+
+
 def _convert(md: markdown.Markdown, text: str) -> str:
     md.reset()
     return md.convert(text)
@@ -76,8 +82,7 @@ def test_a_line_of_backticks_inside_cannot_close_the_fence(site_markdown: markdo
     assert "<pre" not in html and "<code" not in html
 
 
-def test_every_table_of_every_page_is_fenced() -> None:
-    pages = render_pages(load_catalog(FIXTURE_CATALOG))
+def test_every_table_of_every_page_is_fenced(pages: dict[str, str]) -> None:
     fence = re.compile(rf"^```{FENCE}\n.*?^```$", re.MULTILINE | re.DOTALL)
     kinds_with_tables = set()
     for name, text in pages.items():
@@ -115,8 +120,8 @@ def test_lifting_the_blocks_out_of_markdown_gives_the_same_page(site_markdown: m
     assert _lifted(site_markdown, text) == _convert(site_markdown, text)
 
 
-def test_every_generated_page_is_the_same_with_its_blocks_lifted(site_markdown: markdown.Markdown) -> None:
-    pages = render_pages(load_catalog(FIXTURE_CATALOG))
+def test_every_generated_page_is_the_same_with_its_blocks_lifted(site_markdown: markdown.Markdown,
+                                                                 pages: dict[str, str]) -> None:
     lifted = 0
     for name, text in pages.items():
         if name.endswith(".md"):
