@@ -115,8 +115,9 @@ class Visit:
 
     def follow(self, path: str) -> Page:
         """Go to another page of the site (path relative to the site root) as a reader's click on a link to it does:
-        the theme's instant navigation fetches the page and swaps it into the open one, whose scripts run again, in
-        about a third of a load's work; then wait until the network is quiet. The tab shows a page of the site."""
+        the theme's instant navigation fetches the page and swaps it into the open one, whose scripts run again,
+        without loading the theme's scripts and styles again; then wait until the network is quiet. The tab shows a
+        page of the site."""
         self.page.evaluate(_FOLLOW, self.base + path)
         self.settle()
         # the theme's navigation.tracking may have put the heading in view into the fragment since
