@@ -36,14 +36,18 @@ def _config(project: Path) -> Any:
     return config
 
 
-@pytest.fixture
-def serving(tmp_path: Path) -> Any:
-    """A project copy with the fixture catalogue, and the plugin told it serves (as on_startup tells it); the
-    process-wide state this touches (the session's log filter, the collector) is put back after (on_shutdown)."""
-    project = copy_project(tmp_path / "project", FIXTURE_CATALOG)
+@pytest.fixture(scope="module")
+def serving(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A project copy with the fixture catalogue, the plugin told it serves (as on_startup tells it), built once
+    as the server builds it first. Each test rebuilds it from where the one before left it, a built site the
+    session knows (the server's own life: one first build, then rebuilds), but the last: the failed rebuild
+    leaves the session as the server has it after a failure. The process-wide state this touches (the session's
+    log filter, the collector) is put back after the module (on_shutdown)."""
+    project = copy_project(tmp_path_factory.mktemp("serve") / "project", FIXTURE_CATALOG)
     first = _config(project)
     first.plugins.on_startup(command="serve", dirty=True)
     try:
+        build(first, serve_url=SERVE_URL, dirty=True)
         yield project, first
     finally:
         first.plugins.on_shutdown()
@@ -52,7 +56,6 @@ def serving(tmp_path: Path) -> Any:
 def test_an_edit_rebuilds_its_pages_and_keeps_the_others(serving: Any, caplog: pytest.LogCaptureFixture) -> None:
     project, first = serving
     ours = first.plugins["catalog-docs"]
-    build(first, serve_url=SERVE_URL, dirty=True)
     site = project / "site"
     op = "operations/fakeWidgetList.md"
     untouched = "operations/fakeWidgetCreate.md"
@@ -106,7 +109,6 @@ def test_a_page_whose_built_html_is_gone_is_built_again(serving: Any) -> None:
     """...whole, though its file (taken again, its text unchanged) let the text go after the last build read it;
     so are a download and a twin."""
     project, first = serving
-    build(first, serve_url=SERVE_URL, dirty=True)
     ours = first.plugins["catalog-docs"]
     gone = project / "site" / "operations" / "fakeWidgetCreate" / "index.html"
     download = project / "site" / "downloads" / "catalog.json"
@@ -125,8 +127,8 @@ def test_a_page_whose_built_html_is_gone_is_built_again(serving: Any) -> None:
 
 def test_a_download_that_cannot_be_written_fails_the_rebuild_naming_it(serving: Any,
                                                                       caplog: pytest.LogCaptureFixture) -> None:
-    project, first = serving
-    build(first, serve_url=SERVE_URL, dirty=True)
+    """The module's last test (see `serving`)."""
+    project, _first = serving
     target = project / "site" / "downloads" / "catalog.json"
     target.unlink()
     target.mkdir()  # in the way of the file
