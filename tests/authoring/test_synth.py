@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from catalog_docs import cli
 from catalog_docs.authoring.synth import NO_PATH_EVERY, SynthSpec, synth_files, write_synth
+from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.site.pages import SOURCES_DIR, directory_urls_of, site_files
-from catalog_docs.site.render import render_pages
+from catalog_docs.site.render import plan_pages
 from catalog_docs.site.twins import LLMS_FULL, twin_key
 
 
@@ -55,9 +57,15 @@ def test_cli_synth_then_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "catalogue OK: 40 listing entries" in capsys.readouterr().out
 
 
+def _produced(catalog: Catalog, wanted: Callable[[str], bool]) -> dict[str, str]:
+    """The site's files whose paths `wanted` picks, each produced by its planned job as render_pages produces it
+    (workers.render_jobs: each job on its own, in any order or process), in this process; a test reads no other."""
+    return {job.path: job.produce() for job in plan_pages(catalog).jobs if wanted(job.path)}
+
+
 def test_no_page_of_a_wide_catalogue_holds_more_than_one_table_page_of_rows(tmp_path: Path) -> None:
     write_synth(SynthSpec(operations=520, versions=20, plans=4, seed=2), tmp_path)
-    pages = render_pages(load_catalog(tmp_path))
+    pages = _produced(load_catalog(tmp_path), lambda path: not path.startswith(("compare/", "downloads/")))
 
     assert "versions/FAKE-1.0/page-3.md" in pages  # 520 rows: 250 + 250 + 20, page 1 keeps its URL
     assert "versions/FAKE-1.0/page-4.md" not in pages
@@ -113,7 +121,7 @@ def test_a_comparison_with_many_unchanged_values_gives_their_count_not_their_row
     a, b = catalog.versions
     cmp = compare_sides(catalog, Side(label=a.label), Side(label=b.label))
     assert len(cmp.unchanged) > UNCHANGED_LISTED
-    page = render_pages(catalog)[f"compare/{a.slug}...{b.slug}.md"]
+    page = _produced(catalog, lambda path: path == f"compare/{a.slug}...{b.slug}.md")[f"compare/{a.slug}...{b.slug}.md"]
 
     assert f"{len(cmp.unchanged)} values are the same under both labels" in page
     assert f'catalog-docs diff "{a.label}" "{b.label}" --format json' in page
