@@ -40,7 +40,8 @@ def fake_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def visit(chromium: Browser, fake_site: str) -> Iterator[Visit]:
-    v = new_visit(chromium, fake_site)
+    # The light scheme is the browser's own default, named so that the legend's light test takes this tab too.
+    v = new_visit(chromium, fake_site, color_scheme="light")
     yield v
     v.close()
     assert not v.problems(), "\n".join(v.problems())

@@ -23,9 +23,12 @@ SCREENS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "h
 
 @pytest.fixture(params=list(SCREENS))
 def screen(request: pytest.FixtureRequest, chromium: Browser, site_url: str) -> Iterator[Visit]:
+    # The desktop's light scheme is the browser's own default, named so that a light-scheme test at that size (the
+    # change links' below) takes the same tab.
     phone = request.param == "phone"
     v = new_visit(chromium, site_url, viewport=SCREENS[request.param],
-                  **({"device_scale_factor": 2, "is_mobile": True, "has_touch": True} if phone else {}))
+                  **({"device_scale_factor": 2, "is_mobile": True, "has_touch": True} if phone
+                     else {"color_scheme": "light"}))
     yield v
     v.close()
     assert not v.problems(), "\n".join(v.problems())
@@ -75,7 +78,7 @@ def _first_value_change() -> tuple[str, str, str]:
 def test_a_followed_change_link_marks_its_row(chromium: Browser, site_url: str, scheme: str, where: str) -> None:
     # Was: the row scrolled into view with no mark, so on a long table the reader could not tell which was meant.
     a, b, change = _first_value_change()
-    visit = new_visit(chromium, site_url, color_scheme=scheme)
+    visit = new_visit(chromium, site_url, color_scheme=scheme, viewport=SCREENS["desktop"])
     try:
         path = (f"compare/{a.replace(' ', '-')}...{b.replace(' ', '-')}/#{change}" if where == "page"
                 else f"compare/?from={quote(a)}&to={quote(b)}#{change}")
@@ -88,7 +91,7 @@ def test_a_followed_change_link_marks_its_row(chromium: Browser, site_url: str, 
         others = page.locator("tr.catalog-targeted, p.catalog-targeted")
         assert others.count() == 1
         box = row.bounding_box()
-        assert box is not None and 0 <= box["y"] < 900
+        assert box is not None and 0 <= box["y"] < SCREENS["desktop"]["height"]
         page.add_script_tag(path=str(AXE))
         result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
         serious = [f"{x['id']}: {x['help']} {[(n['target'], n.get('failureSummary')) for n in x['nodes'][:3]]}"
