@@ -11,9 +11,10 @@ import pytest
 
 import fixture_facts as ff
 from catalog_docs.site.pages import site_files
+from catalog_docs.site.tables import site_path
 
-_SOURCE = re.compile(r"^Source of this page: (.*)\.$", re.MULTILINE)
-_LINK = re.compile(r"\[([^\]]*)\]\(([^)]*)\)")
+_SOURCE = re.compile(r"^<p>Source of this page: (.*)\.</p>$", re.MULTILINE)
+_LINK = re.compile(r'<a href="([^"]*)">([^<]*)</a>')
 REPO = "https://git.example.invalid/fake/catalog-docs"
 
 
@@ -45,9 +46,9 @@ def test_every_generated_page_links_its_catalogue_files_as_published(monkeypatch
     for page in pages:
         notes = _SOURCE.findall(files[page])
         assert len(notes) == 1, page
-        folder = Path(page).parent
-        for _, target in _LINK.findall(notes[0]):
-            # Each link resolves, from the page's own folder, to a file the site publishes.
+        folder = site_path(page, directory_urls=True)  # the built page's folder: its links are HTML, not rewritten
+        for target, _ in _LINK.findall(notes[0]):
+            # Each link resolves, from the built page's URL, to a file the site publishes.
             resolved = (Path("/") / folder / target).resolve().relative_to("/").as_posix()
             assert resolved in published, (page, target)
         # No repository configured: no address is invented.
@@ -61,7 +62,7 @@ def test_with_repo_url_a_page_links_its_file_and_line_in_the_repository_and_its_
     for position, path in enumerate(ff.PATHS, start=1):
         note = _SOURCE.search(files[f"operations/{ff.slug(path, position)}.md"])
         assert note is not None
-        links = dict((text, href) for text, href in _LINK.findall(note.group(1)))
+        links = dict((text, href) for href, text in _LINK.findall(note.group(1)))
         assert f"(from line {starts[position]})" in note.group(1)
         assert links["view it in the repository"] == f"{REPO}/blob/main/catalog/listing.yaml#L{starts[position]}"
         assert links["propose a change to it"] == f"{REPO}/edit/main/catalog/listing.yaml"

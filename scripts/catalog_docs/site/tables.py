@@ -65,6 +65,10 @@ class Href:
             rel = "./" if rel == "." else rel + "/"
         return Markup(rel + mark + fragment)
 
+    def file(self, path: str) -> Markup:
+        """A link to a file the site publishes as it is (`downloads/catalog/listing.yaml`), not a page."""
+        return Markup(relative_url(str(path), self.base))
+
 
 def _operations_from(base: str) -> str:
     """The operations folder's URL from a page's folder, as a prefix (every planned page makes an Href)."""
