@@ -116,10 +116,10 @@ TEST_WORKERS ?= 2
 PYTEST = PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS)
 FAST := not browser and not site and not serve and not slow
 
-test: tools ## Run every test on both cores (loader, render, site, browser, accessibility, links, Lighthouse; under 5 min on an idle 2-core machine)
+test: tools ## Run every test on both cores (loader, render, site, browser, accessibility, links, Lighthouse; its time: CONTRIBUTING.md)
 	$(PYTEST)
 
-test-fast: $(TEST_STAMP) ## The fast lane: every test but the browser, engine-build and serve ones (< 60 s)
+test-fast: $(TEST_STAMP) ## The fast lane: every test but the browser, engine-build, serve and slow ones
 	$(PYTEST) -m "$(FAST)"
 
 # The site tests on the newest releases of the packages whose workings the site rests on (ARCHITECTURE.md, "Other
