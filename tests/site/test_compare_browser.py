@@ -47,14 +47,6 @@ def visit(chromium: Browser, fake_site: str) -> Iterator[Visit]:
     assert not v.problems(), "\n".join(v.problems())
 
 
-@pytest.fixture
-def phone(chromium: Browser, fake_site: str) -> Iterator[Visit]:
-    v = new_visit(chromium, fake_site, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    yield v
-    v.close()
-    assert not v.problems(), "\n".join(v.problems())
-
-
 def result_title(page: Page) -> str:
     page.wait_for_selector("#catalog-compare-result h3")
     return page.locator("#catalog-compare-result h3").inner_text()
@@ -141,13 +133,14 @@ def test_a_link_to_an_unknown_pair_says_so_and_shows_the_newest(visit: Visit) ->
 
 
 def test_version_pages_link_the_comparisons_before_and_after(visit: Visit) -> None:
+    """The version page is loaded once; the reader comes back to it, and to the home page, by following links."""
     page = visit.open("versions/FAKE-2.0/")
     page.get_by_role("link", name="compare FAKE 1.1 → FAKE 2.0").click()
     expect(page.locator("h1")).to_contain_text("Compare FAKE 1.1 → FAKE 2.0")
-    page = visit.open("versions/FAKE-2.0/")
+    page = visit.follow("versions/FAKE-2.0/")
     page.get_by_role("link", name="compare FAKE 2.0 → FAKE 3.0").click()
     expect(page.locator("h1")).to_contain_text("Compare FAKE 2.0 → FAKE 3.0")
-    page = visit.open("")
+    page = visit.follow("")
     page.get_by_role("link", name="FAKE 3.0 → FAKE 3.1").first.click()
     expect(page.locator("h1")).to_contain_text("Compare FAKE 3.0 → FAKE 3.1")
 
@@ -169,23 +162,54 @@ def _no_sideways_scroll(page: Page) -> list[str]:
     }""")
 
 
-@pytest.mark.parametrize("path", ["compare/FAKE-1.1...FAKE-2.0/", "compare/FAKE-3.0...FAKE-3.1/",
-                                  "operations/fake-v2-gamma/", "operations/entry-4/"])
-def test_phone_shows_every_before_and_after_value_without_scrolling_sideways(phone: Visit, path: str) -> None:
-    page = phone.open(path)
-    page.screenshot(path=str(SCREENSHOTS / f"phone-{path.strip('/').replace('/', '-')}.png"), full_page=True)
-    assert _no_sideways_scroll(page) == []
+PHONE_PATHS = ["compare/FAKE-1.1...FAKE-2.0/", "compare/FAKE-3.0...FAKE-3.1/", "operations/fake-v2-gamma/",
+               "operations/entry-4/"]
+ANY_PAIR = "compare/" + query("FAKE 1.1", "FAKE 2.0")
 
 
-def test_phone_any_pair_form_has_controls_44px_tall(phone: Visit) -> None:
-    page = phone.open("compare/" + query("FAKE 1.1", "FAKE 2.0"))
-    result_title(page)
-    for control in (page.get_by_label("From", exact=True), page.get_by_label("To", exact=True),
-                    page.get_by_role("button", name="Compare")):
-        box = control.bounding_box()
+@pytest.fixture(scope="module")
+def phone_pages(chromium: Browser, fake_site: str) -> dict[str, dict]:
+    """Each page of PHONE_PATHS, then the any-pair form showing a pair, on the phone (390 px): what scrolls
+    sideways, the form's controls' boxes, what went wrong on the page; screenshots kept. One tab loads the first
+    page and goes from page to page as a reader following links does (the theme's instant navigation)."""
+    found: dict[str, dict] = {}
+    phone = new_visit(chromium, fake_site, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        for path in [*PHONE_PATHS, ANY_PAIR]:
+            page = phone.follow(path) if found else phone.open(path)
+            seen: dict = {}
+            if path == ANY_PAIR:
+                result_title(page)
+                seen["boxes"] = [control.bounding_box() for control in (
+                    page.get_by_label("From", exact=True), page.get_by_label("To", exact=True),
+                    page.get_by_role("button", name="Compare"))]
+            shot = "compare-any-pair" if path == ANY_PAIR else path.strip("/").replace("/", "-")
+            page.screenshot(path=str(SCREENSHOTS / f"phone-{shot}.png"), full_page=True)
+            seen["sideways"] = _no_sideways_scroll(page)
+            seen["problems"] = phone.problems()
+            for recorded in (phone.console_errors, phone.failed_requests, phone.foreign_requests):
+                recorded.clear()
+            found[path] = seen
+    finally:
+        phone.close()
+    return found
+
+
+@pytest.mark.parametrize("path", PHONE_PATHS)
+def test_phone_shows_every_before_and_after_value_without_scrolling_sideways(phone_pages: dict[str, dict],
+                                                                            path: str) -> None:
+    seen = phone_pages[path]
+    assert seen["sideways"] == []
+    assert not seen["problems"], "\n".join(seen["problems"])
+
+
+def test_phone_any_pair_form_has_controls_44px_tall(phone_pages: dict[str, dict]) -> None:
+    seen = phone_pages[ANY_PAIR]
+    assert len(seen["boxes"]) == 3
+    for box in seen["boxes"]:
         assert box is not None and box["height"] >= 44, box
-    page.screenshot(path=str(SCREENSHOTS / "phone-compare-any-pair.png"), full_page=True)
-    assert _no_sideways_scroll(page) == []
+    assert seen["sideways"] == []
+    assert not seen["problems"], "\n".join(seen["problems"])
 
 
 _MARK_STYLES = """() => {
@@ -224,17 +248,29 @@ def _hue(css: str) -> float:
     return colorsys.rgb_to_hls(*_rgb(css))[0] * 360
 
 
+@pytest.fixture(scope="module")
+def legends(chromium: Browser, fake_site: str) -> dict[str, dict]:
+    """The legend page in each scheme, loaded once: its marks' styles (_MARK_STYLES), its article's text, what went
+    wrong on it; its screenshot kept. The light tab is the `visit` fixture's (the browser's default, named)."""
+    found = {}
+    for scheme in ("light", "dark"):
+        v = new_visit(chromium, fake_site, color_scheme=scheme)
+        try:
+            page = v.open("legend/")
+            found[scheme] = {"marks": page.evaluate(_MARK_STYLES), "text": page.locator("article").inner_text()}
+            page.screenshot(path=str(SCREENSHOTS / f"legend-marks-{scheme}.png"), full_page=True)
+            found[scheme]["problems"] = v.problems()
+        finally:
+            v.close()
+    return found
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_marks_are_honest_and_readable(chromium: Browser, fake_site: str, scheme: str) -> None:
+def test_marks_are_honest_and_readable(legends: dict[str, dict], scheme: str) -> None:
     # close and unlimited: the source does not say what they mean, so no red/green (good/bad) pair; told
     # apart without colour (border); WCAG AA contrast. Changed / plans differ / new: three marks, three words.
-    v = new_visit(chromium, fake_site, color_scheme=scheme)
-    try:
-        page = v.open("legend/")
-        marks = page.evaluate(_MARK_STYLES)
-        page.screenshot(path=str(SCREENSHOTS / f"legend-marks-{scheme}.png"), full_page=True)
-    finally:
-        v.close()
+    marks = legends[scheme]["marks"]
+    assert not legends[scheme]["problems"], "\n".join(legends[scheme]["problems"])
     close, unlimited = marks["close"], marks["unlimited"]
     for mark in (close, unlimited):
         assert _contrast(mark["color"], mark["background"]) >= 4.5, mark
@@ -246,8 +282,9 @@ def test_marks_are_honest_and_readable(chromium: Browser, fake_site: str, scheme
     assert len(words) == 3 and len(befores) == 3
 
 
-def test_the_legend_defines_previous_label(visit: Visit) -> None:
-    text = visit.open("legend/").locator("article").inner_text()
+def test_the_legend_defines_previous_label(legends: dict[str, dict]) -> None:
+    assert not legends["light"]["problems"], "\n".join(legends["light"]["problems"])
+    text = legends["light"]["text"]
     assert "previous label, the latest earlier label that lists that plan entry" in text
     assert "plans differ" in text and "says nothing about earlier labels" in text
 
