@@ -55,8 +55,9 @@ def test_since_my_version_shows_the_comparison_in_the_first_screen(screen: Visit
     page.get_by_role("link", name=f"compare it with the newest label, {labels[-1]}").click()
     _in_first_screen(page, "#catalog-compare-result h3")
     assert page.locator("#catalog-compare-result h3").inner_text() == f"{labels[0]} → {labels[-1]}"
-    # The same from a plan entry's page, for that plan entry: named in words, never LABEL:PLAN.
-    page = screen.open("plans/PLAN-A/")
+    # The same from a plan entry's page, for that plan entry: named in words, never LABEL:PLAN. The reader goes
+    # there from the comparison by a link (the theme's instant navigation), as from the version page before.
+    page = screen.follow("plans/PLAN-A/")
     page.get_by_role("link", name=f"since {labels[0]}").first.click()
     _in_first_screen(page, "#catalog-compare-result h3")
     assert page.locator("#catalog-compare-result h3").inner_text() == \
