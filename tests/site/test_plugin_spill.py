@@ -21,7 +21,6 @@ from catalog_docs.site import pages
 from catalog_docs.site.render import render_pages
 from catalog_docs.site.twins import LLMS_FULL
 from fixture_facts import FIXTURE_CATALOG
-from sitebuild import build, copy_project
 
 DOWNLOADS = {"downloads/catalog.json": "json", "downloads/lock-matrix.csv": "csv", "downloads/openapi.yaml": "openapi"}
 
@@ -47,21 +46,10 @@ def test_a_spilled_render_writes_the_downloads_and_leaves_them_out(tmp_path: Pat
         assert (tmp_path / "spill" / rel).read_text(encoding="utf-8") == whole[rel]
 
 
-@pytest.mark.site
-@pytest.mark.parametrize("outcome", ["built", "refused"])
-def test_a_build_leaves_no_spill_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, outcome: str) -> None:
-    # Builds a site of its own: it needs its own temporary folder, and a hand-written clash for the failed build.
-    project = copy_project(tmp_path / "project", FIXTURE_CATALOG)
-    if outcome == "refused":
-        (project / "docs" / "legend.md").write_text("# A hand-written legend\n", encoding="utf-8")
-    temp = tmp_path / "tmp"
-    temp.mkdir()
-    monkeypatch.setenv("TMPDIR", str(temp))
-    done = build(project)
-    assert (done.returncode == 0) == (outcome == "built"), done.stderr[-2000:]
-    assert not list(temp.glob("catalog-docs-downloads-*"))
-    if outcome == "built":
-        assert (project / "site" / "downloads" / "catalog.json").stat().st_size > 0
+# That a build leaves no spill folder behind, built or refused (a hand-written page at a generated URL), is
+# checked on the two builds tests/site/test_render_safety.py makes of a project of its own
+# (test_hand_written_pages_are_built_and_one_at_a_generated_url_is_refused_naming_both), run in a temporary folder
+# of their own.
 
 
 # site_files_apart renders here in a process that runs threads (forking one is not safe), and a pytest worker

@@ -280,8 +280,14 @@ def test_a_catalogue_with_errors_leaves_docs_and_site_as_they_were(built_project
 
 
 @pytest.mark.site
-def test_hand_written_pages_are_built_and_one_at_a_generated_url_is_refused_naming_both(tmp_path: Path) -> None:
+def test_hand_written_pages_are_built_and_one_at_a_generated_url_is_refused_naming_both(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both builds also leave no folder of spilled downloads behind, the one that succeeds and the one refused
+    (the plugin's temporary folder: tests/site/test_plugin_spill.py), in a temporary folder of their own."""
     project = copy_project(tmp_path / "project", catalog=FIXTURE_CATALOG)  # its own: pages are added to docs/
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temp))
     docs = project / "docs"
     (docs / "operations").mkdir()
     (docs / "about.md").write_text("# About these pages\n\nSee [the legend](legend.md).\n", encoding="utf-8")
@@ -289,6 +295,8 @@ def test_hand_written_pages_are_built_and_one_at_a_generated_url_is_refused_nami
     before = snapshot_tree(docs)
     result = build(project)
     assert result.returncode == 0, result.stderr
+    assert not list(temp.glob("catalog-docs-downloads-*"))
+    assert (project / "site" / "downloads" / "catalog.json").stat().st_size > 0
     assert "About these pages" in (project / "site" / "about" / "index.html").read_text(encoding="utf-8")
     assert 'href="../legend/"' in (project / "site" / "about" / "index.html").read_text(encoding="utf-8")
     assert (project / "site" / "operations" / "notes" / "index.html").is_file()
@@ -303,6 +311,7 @@ def test_hand_written_pages_are_built_and_one_at_a_generated_url_is_refused_nami
     site_before = snapshot_tree(project / "site")
     result = build(project)
     assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert not list(temp.glob("catalog-docs-downloads-*"))
     assert ("docs/legend.md is hand-written at legend/index.html, which the catalogue generates (its page legend.md)"
             in result.stderr), result.stderr
     assert ("docs/operations/fakeWidgetList/index.md is hand-written at operations/fakeWidgetList/index.html, which "
