@@ -1,21 +1,25 @@
 """The built site in a real browser (Debian's Chromium through Playwright), served on 127.0.0.1.
 
-Every page type loads with no console error, no request leaving the site's origin and no serious or critical
-axe-core violation, light and dark; search, the operations filter, the any-pair compare form, the light/dark
-toggle, the copy button and keyboard navigation work as a reader would use them. A screenshot of each page type,
-light and dark, is kept under test-artifacts/screenshots/.
+Every page type shows its heading with no console error, no request leaving the site's origin and no serious or
+critical axe-core violation, light and dark (loaded in one scheme, switched to the other with the theme's toggle:
+each scheme is the loaded one for half the page types); search, the operations filter, the any-pair compare form,
+the light/dark toggle, the copy button and keyboard navigation work as a reader would use them. The screenshot of a
+page type in a scheme where something is wrong with it is kept under test-artifacts/screenshots/.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 import fixture_facts as ff
 from browsing import AXE, BLOCKING, PAGE_TYPES, REFUSED, SCREENSHOTS, Visit, describe_violation, new_visit
@@ -29,37 +33,109 @@ REFUND_PATHS = [p for p in ff.PATHS if p and "refund" in p.lower()]
 REFUND_OPERATIONS = [f"operations/{ff.slug(p, ff.PATHS.index(p) + 1)}/" for p in REFUND_PATHS]
 
 
+@dataclass
+class Reading:
+    """What a page type showed in one colour scheme, and everything that went wrong while it was read."""
+
+    scheme: str
+    """The Material scheme the page showed (body's data-md-color-scheme)."""
+    heading: str | None
+    """Why the article's h1 was not seen visible, or None."""
+    blocking: list[str]
+    """The serious and critical axe-core violations, one line each."""
+    problems: list[str]
+    """Console errors, failed requests and requests to another origin."""
+
+
+SWITCHED = """scheme => document.body.dataset.mdColorScheme === scheme
+    && !document.body.hasAttribute('data-md-color-switching')"""
+"""The theme has shown `scheme` and finished switching to it."""
+
+
+class PageTypes:
+    """Every page type read once in each colour scheme from one load: a page type is loaded in a tab whose browser
+    prefers one scheme (light and dark in turn, in the order of PAGE_TYPES, so that each scheme is the loaded one
+    for half of them), read, switched to the other scheme with the theme's toggle and read again, then switched
+    back (the tab's stored choice is its own scheme again, for the next page loaded in it). Each read runs axe-core
+    (injected once per load) and takes what went wrong since the last read; a page type's screenshot in a scheme
+    is kept under test-artifacts/screenshots/ when something is wrong with it there."""
+
+    def __init__(self, tabs: dict[str, Visit]) -> None:
+        self.tabs = tabs
+        self.readings: dict[tuple[str, str], Reading] = {}
+
+    def reading(self, page_type: str, scheme: str) -> Reading:
+        if (page_type, scheme) not in self.readings:
+            self._read(page_type)
+        return self.readings[(page_type, scheme)]
+
+    def _read(self, page_type: str) -> None:
+        schemes = list(SCHEMES)
+        loaded = schemes[list(PAGE_TYPES).index(page_type) % 2]
+        other = next(scheme for scheme in schemes if scheme != loaded)
+        v = self.tabs[loaded]
+        for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
+            recorded.clear()  # what went wrong on another page type was reported there
+        page = v.open(PAGE_TYPES[page_type])
+        page.add_script_tag(path=str(AXE))
+        first = self._check(v, page_type, loaded)
+        self._switch(v, other)
+        second = self._check(v, page_type, other)
+        self._switch(v, loaded)
+        second.problems += v.problems()  # anything the switch back brought
+        self.readings[(page_type, loaded)], self.readings[(page_type, other)] = first, second
+
+    @staticmethod
+    def _switch(v: Visit, scheme: str) -> None:
+        """Choose `scheme` with the theme's toggle (a click on its label, without moving the pointer or the focus
+        there, as a load leaves neither), and wait until the theme has switched."""
+        v.page.get_by_title(f"Switch to {scheme} mode").evaluate("label => label.click()")
+        with contextlib.suppress(PlaywrightError):  # the reading records the scheme shown
+            v.page.wait_for_function(SWITCHED, arg=SCHEMES[scheme], timeout=5000)
+        v.settle()
+
+    @staticmethod
+    def _check(v: Visit, page_type: str, scheme: str) -> Reading:
+        page = v.page
+        try:
+            expect(page.locator("article h1")).to_be_visible()
+            heading = None
+        except AssertionError as error:
+            heading = str(error)
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        reading = Reading(scheme=page.evaluate("document.body.dataset.mdColorScheme"), heading=heading,
+                          blocking=[describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING],
+                          problems=v.problems())
+        for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
+            recorded.clear()
+        if heading or reading.scheme != SCHEMES[scheme] or reading.blocking or reading.problems:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=SCREENSHOTS / f"{page_type}-{scheme}.png", full_page=True)
+        return reading
+
+
 @pytest.fixture(scope="module")
-def scheme_tabs(chromium: Browser, site_url: str) -> Iterator[dict[str, Visit]]:
-    """A tab per colour scheme at 1280 x 900, which the page-type tests use in turn: none of them acts on its page,
-    so no page leaves the next anything to read (each test reads only what went wrong on its own page)."""
+def page_types(chromium: Browser, site_url: str) -> Iterator[PageTypes]:
+    """A tab per colour scheme at 1280 x 900, in which PageTypes reads the page types."""
     tabs = {scheme: new_visit(chromium, site_url, color_scheme=scheme, viewport={"width": 1280, "height": 900})
             for scheme in SCHEMES}
-    yield tabs
+    yield PageTypes(tabs)
     for tab in tabs.values():
         tab.close()
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("page_type", PAGE_TYPES)
-def test_every_page_type_loads_cleanly_in_light_and_dark(scheme_tabs: dict[str, Visit], page_type: str,
+def test_every_page_type_loads_cleanly_in_light_and_dark(page_types: PageTypes, page_type: str,
                                                          scheme: str) -> None:
-    # No console error, no failed request, nothing fetched from another origin, no serious or critical axe-core
-    # violation (once the screenshot, which is kept, is taken: axe adds nothing visible, but runs in the page).
+    # The article's heading shown, the scheme the browser prefers (or the toggle chose) shown, no console error, no
+    # failed request, nothing fetched from another origin, no serious or critical axe-core violation.
     assert AXE.is_file(), f"{AXE} is missing: run `make test` or `npm ci` in the project folder"
-    v = scheme_tabs[scheme]
-    for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
-        recorded.clear()  # what went wrong on another test's page was reported there
-    page = v.open(PAGE_TYPES[page_type])
-    expect(page.locator("article h1")).to_be_visible()
-    assert page.evaluate("document.body.dataset.mdColorScheme") == SCHEMES[scheme]
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / f"{page_type}-{scheme}.png", full_page=True)
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    blocking = [describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING]
-    assert not blocking, f"{PAGE_TYPES[page_type] or '/'} ({scheme}):\n" + "\n".join(blocking)
-    assert not v.problems(), "\n".join(v.problems())
+    seen = page_types.reading(page_type, scheme)
+    assert seen.heading is None, seen.heading
+    assert seen.scheme == SCHEMES[scheme]
+    assert not seen.blocking, f"{PAGE_TYPES[page_type] or '/'} ({scheme}):\n" + "\n".join(seen.blocking)
+    assert not seen.problems, "\n".join(seen.problems)
 
 
 def _search(page: Page, query: str) -> list[str]:
