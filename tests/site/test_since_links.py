@@ -5,13 +5,15 @@ comparison from that label (and plan entry) to the newest label, in the query fo
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 import pytest
+from playwright.sync_api import Browser
 
 import fixture_facts as ff
-from browsing import Visit
+from browsing import Visit, new_visit
 from htmltree import content, parse_file
 
 pytestmark = pytest.mark.site
@@ -60,13 +62,25 @@ def test_the_fixture_has_every_case() -> None:
     assert _expected("version", ff.LABELS[-1]) == []
 
 
+@pytest.fixture(scope="module")
+def reader(chromium: Browser, site_url: str) -> Iterator[Visit]:
+    """One tab in which the links below are followed: the first case loads its page, each later case goes to its page
+    as a reader following a link does (the theme's instant navigation, from the comparison the last case opened)."""
+    v = new_visit(chromium, site_url)
+    yield v
+    v.close()
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize(("kind", "name", "page"), [p for p in _pages() if _expected(p[0], p[1])])
-def test_following_the_link_opens_the_comparison_on_that_pair(visit: Visit, built_site: Path, kind: str, name: str,
+def test_following_the_link_opens_the_comparison_on_that_pair(reader: Visit, built_site: Path, kind: str, name: str,
                                                               page: str) -> None:
+    for recorded in (reader.console_errors, reader.failed_requests, reader.foreign_requests):
+        recorded.clear()  # what went wrong in another case was reported there
     for a, b, href in _since_links(built_site, page):
-        browser = visit.open(page + "/")
-        target = urljoin(visit.base + page + "/", href)
+        shown = reader.page.url.startswith(reader.base)
+        browser = reader.follow(page + "/") if shown else reader.open(page + "/")
+        target = urljoin(reader.base + page + "/", href)
         # The theme's instant navigation writes the page's links as absolute URLs once it has loaded.
         browser.locator(f'article a:is([href="{href}"], [href="{target}"])').first.click()
         browser.wait_for_url(target)
@@ -75,3 +89,5 @@ def test_following_the_link_opens_the_comparison_on_that_pair(visit: Visit, buil
         assert browser.locator("#compare-to").input_value() == b
         result = browser.locator("#catalog-compare-result").inner_text()
         assert "not in this catalogue" not in result and a.split(":")[0] in result
+    reader.settle()
+    assert not reader.problems(), "\n".join(reader.problems())
