@@ -32,7 +32,8 @@ HOSTILE = [
 LOOKUP_DONE = """
 (() => {
   // Settles once catalog.js has read the lookup and done what it does with it: this reader of each Response's
-  // json() is registered before catalog.js's (its own .then), so it runs first and waits one task beyond it.
+  // json() is registered before catalog.js's (its own .then), so it runs first and waits one task beyond it. The
+  // test's comparison page runs it in its head, before catalog.js.
   const json = Response.prototype.json;
   window.__lookupDone = new Promise((done) => {
     Response.prototype.json = function () {
@@ -49,7 +50,8 @@ def _case(base: str, case: int, target: str) -> dict[str, str]:
     """A comparison page of the test's own, at hostile/N/, whose lookup names `target` as its one later page, and
     that page (page-2/, holding the row)."""
     folder = f"{base}hostile/{case}/"
-    first = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Split comparison</title></head><body>'
+    first = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Split comparison</title>'
+             f'<script>{LOOKUP_DONE}</script></head><body>'
              '<p data-catalog-moved="moved.json">Page 1</p><script src="../../assets/catalog.js"></script>'
              '</body></html>')
     later = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page 2</title></head><body><table>'
@@ -59,8 +61,7 @@ def _case(base: str, case: int, target: str) -> dict[str, str]:
 
 
 def test_the_redirect_follows_only_addresses_on_the_sites_origin(chromium: Browser, site_url: str) -> None:
-    visit = new_visit(chromium, site_url, own_context=True)  # a context of its own: it gets an init script
-    visit.context.add_init_script(LOOKUP_DONE)
+    visit = new_visit(chromium, site_url)
     own = ["page-2/", f"{site_url}hostile/{{n}}/page-2/"]
     served: dict[str, str] = {}
     for n, target in enumerate([*HOSTILE, *own]):
@@ -75,6 +76,7 @@ def test_the_redirect_follows_only_addresses_on_the_sites_origin(chromium: Brows
     try:
         for n, target in enumerate(HOSTILE):
             page.goto(f"{site_url}hostile/{n}/#{CHANGE}")
+            assert page.evaluate("() => window.__lookupDone instanceof Promise"), "the page's waiter did not run"
             page.evaluate("() => window.__lookupDone")
             visit.settle()
             assert page.url == f"{site_url}hostile/{n}/#{CHANGE}", target
@@ -85,4 +87,5 @@ def test_the_redirect_follows_only_addresses_on_the_sites_origin(chromium: Brows
             expect(page).to_have_url(f"{site_url}hostile/{n}/page-2/#{CHANGE}")
             assert not visit.problems(), (target, visit.problems())
     finally:
+        page.unroute(f"{site_url}hostile/**", answer)
         visit.close()
