@@ -13,21 +13,20 @@ built beside the generated ones, and one at a generated URL stops the build nami
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from catalog_docs import cli
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.site.handwritten import refuse_collisions
 from catalog_docs.site.pages import site_files
 from fixture_facts import FIXTURE_CATALOG
 from htmltree import Node, parse, table_rows
-from sitebuild import BIN, ROOT, build, copy_project
+from sitebuild import ROOT, build, copy_project
 
 # --- (a) catalogue text is never live ---------------------------------------------------------------------
 
@@ -253,25 +252,30 @@ def _break_catalogue(project: Path) -> None:
 @pytest.mark.site
 @pytest.mark.parametrize("command", ["catalog-docs render --out", "mkdocs build"])
 def test_a_catalogue_with_errors_leaves_docs_and_site_as_they_were(built_project: Path, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch,
                                                                    command: str) -> None:
     project = tmp_path / "project"
     shutil.copytree(built_project, project)
     docs_before, site_before = snapshot_tree(project / "docs"), snapshot_tree(project / "site")
     assert "index.html" in site_before
     _break_catalogue(project)
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     if command == "catalog-docs render --out":
-        result = subprocess.run([str(BIN / "catalog-docs"), "render", "--out", "pages"], cwd=project,
-                                capture_output=True, text=True, env=env, timeout=120)
-        assert result.returncode == 1
+        # Through the `catalog-docs` console script's entry point, in the project, in this process.
+        monkeypatch.chdir(project)
+        capsys.readouterr()
+        code = cli.main(["render", "--out", "pages"])
+        stderr = capsys.readouterr().err
+        assert code == 1
         assert not (project / "pages").exists()
     else:
         result = build(project)
         assert result.returncode != 0
+        stderr = result.stderr
     # Every error is reported with its place, and the count.
-    assert "versions/FAKE-1.1.yaml:" in result.stderr and "listing.yaml:" in result.stderr, result.stderr
-    assert "2 errors" in result.stderr, result.stderr
-    assert "Traceback" not in result.stderr
+    assert "versions/FAKE-1.1.yaml:" in stderr and "listing.yaml:" in stderr, stderr
+    assert "2 errors" in stderr, stderr
+    assert "Traceback" not in stderr
     assert snapshot_tree(project / "docs") == docs_before
     assert snapshot_tree(project / "site") == site_before
 
