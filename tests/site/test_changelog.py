@@ -7,6 +7,7 @@ feed must give are known; the summaries are the compare stage's own (`formats.su
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import shutil
@@ -21,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 from playwright.sync_api import Browser
+from playwright.sync_api import Error as PlaywrightError
 
 from browsing import AXE, new_visit
 from catalog_docs.catalog.model import Catalog, label_slug
@@ -382,24 +384,60 @@ def test_every_page_of_the_built_site_links_the_feed_in_its_head(built_site: Pat
     assert (built_site / "changelog" / "index.html").is_file()
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_changelog_page_has_no_serious_accessibility_violation(chromium: Browser, site_url: str,
-                                                                  scheme: str) -> None:
+SCHEMES = {"light": "default", "dark": "slate"}
+"""prefers-color-scheme as the browser reports it -> the Material scheme the page must then show."""
+SWITCHED = """scheme => document.body.dataset.mdColorScheme === scheme
+    && !document.body.hasAttribute('data-md-color-switching')"""
+"""The theme has shown `scheme` and finished switching to it."""
+
+
+@pytest.fixture(scope="module")
+def changelog_readings(chromium: Browser, site_url: str) -> dict[str, tuple[str, int, list[str], list[str]]]:
+    """{scheme: (the Material scheme shown, the article's h2 count, the serious and critical axe-core violations,
+    what went wrong)} for the changelog page loaded once in a tab whose browser prefers light, read, switched to
+    dark with the theme's toggle and read again (axe-core injected once), then switched back (the tab's stored
+    choice is light again, for the next page loaded in it)."""
     from browsing import BLOCKING, describe_violation
 
     assert AXE.is_file(), f"{AXE} is missing: run `make test` or `npm ci` in the project folder"
-    visit = new_visit(chromium, site_url, color_scheme=scheme)
+    visit = new_visit(chromium, site_url, color_scheme="light")
+    readings: dict[str, tuple[str, int, list[str], list[str]]] = {}
+
+    def switch(scheme: str) -> None:
+        visit.page.get_by_title(f"Switch to {scheme} mode").evaluate("label => label.click()")
+        with contextlib.suppress(PlaywrightError):  # the reading records the scheme shown
+            visit.page.wait_for_function(SWITCHED, arg=SCHEMES[scheme], timeout=5000)
+        visit.settle()
+
     try:
         page = visit.open("changelog/")
-        assert page.locator("article h2").count() == len(_labels())
         page.add_script_tag(path=str(AXE))
-        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-        blocking = [describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING]
-        assert not blocking, "\n".join(blocking)
-        assert not visit.problems(), "\n".join(visit.problems())
+        for scheme in SCHEMES:
+            if scheme != "light":
+                switch(scheme)
+            result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+            readings[scheme] = (page.evaluate("document.body.dataset.mdColorScheme"),
+                                page.locator("article h2").count(),
+                                [describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING],
+                                visit.problems())
+            for recorded in (visit.console_errors, visit.failed_requests, visit.foreign_requests):
+                recorded.clear()
+        switch("light")
+        readings["dark"][3].extend(visit.problems())  # anything the switch back brought
     finally:
         visit.close()
+    return readings
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+def test_the_changelog_page_has_no_serious_accessibility_violation(
+        changelog_readings: dict[str, tuple[str, int, list[str], list[str]]], scheme: str) -> None:
+    shown, headings, blocking, problems = changelog_readings[scheme]
+    assert shown == SCHEMES[scheme], f"the page shows the {shown} scheme"
+    assert headings == len(_labels())
+    assert not blocking, "\n".join(blocking)
+    assert not problems, "\n".join(problems)
 
 
 def test_without_git_installed_the_history_says_so(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
