@@ -34,7 +34,8 @@ QUIET_WITHOUT_PERFORMANCE = {"pauseAfterFcpMs": 250, "pauseAfterLoadMs": 250, "n
 work (its defaults), so the performance trace has settled. Without performance scored, what the other categories
 read (the DOM, the console, every request) is complete once the page is quiet at all: a quarter of a second each
 (`make lighthouse`, which scores performance, keeps the defaults). Lighthouse also loads about:blank before each
-page, which the new tab it opens for every page already shows: left out there (skipAboutBlank)."""
+page, which the new tab it opens for every page already shows: left out there (skipAboutBlank; the fixture site's
+reports are the same with and without it: every request, its size and every audit's score)."""
 INFORMATIVE_WITH_TRACE = ("baseline",)
 """Without performance scored, the one audit left that reads the page's trace: best practices' Baseline list, which
 is informative (no weight, no score: it can move neither a category's score nor the failed audits). Left out there
