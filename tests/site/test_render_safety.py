@@ -240,13 +240,18 @@ def built_project(built_site: Path) -> Path:
     return built_site.parent
 
 
-def _break_catalogue(project: Path) -> None:
+def _break_catalogue(project: Path) -> str:
+    """Two errors, one a wrong lock value; returns where that one is, as `versions/FAKE-1.1.yaml:L:C: `."""
     version = project / "catalog" / "versions" / "FAKE-1.1.yaml"
     text = version.read_text(encoding="utf-8")
+    assert text.count("/fakeWidgetList: close") == 1, text
+    at = text.index("/fakeWidgetList: close") + len("/fakeWidgetList: ")
+    where = f"versions/FAKE-1.1.yaml:{text.count(chr(10), 0, at) + 1}:{at - text.rfind(chr(10), 0, at)}: "
     version.write_text(text.replace("/fakeWidgetList: close", "/fakeWidgetList: closed"), encoding="utf-8")
     listing = project / "catalog" / "listing.yaml"
     listing.write_text(listing.read_text(encoding="utf-8").replace("path: /fakeWidgetList", "path: /fakeWidgetList ?"),
                        encoding="utf-8")
+    return where
 
 
 @pytest.mark.site
@@ -259,7 +264,7 @@ def test_a_catalogue_with_errors_leaves_docs_and_site_as_they_were(built_project
     shutil.copytree(built_project, project)
     docs_before, site_before = snapshot_tree(project / "docs"), snapshot_tree(project / "site")
     assert "index.html" in site_before
-    _break_catalogue(project)
+    where = _break_catalogue(project)
     if command == "catalog-docs render --out":
         # Through the `catalog-docs` console script's entry point, in the project, in this process.
         monkeypatch.chdir(project)
@@ -272,8 +277,10 @@ def test_a_catalogue_with_errors_leaves_docs_and_site_as_they_were(built_project
         result = build(project)
         assert result.returncode != 0
         stderr = result.stderr
+        # The preview's banner is for `mkdocs serve` alone (tests/site/test_preview_serve.py).
+        assert 'id="catalog-docs-errors"' not in result.stdout + stderr
     # Every error is reported with its place, and the count.
-    assert "versions/FAKE-1.1.yaml:" in stderr and "listing.yaml:" in stderr, stderr
+    assert where in stderr and "listing.yaml:" in stderr, stderr
     assert "2 errors" in stderr, stderr
     assert "Traceback" not in stderr
     assert snapshot_tree(project / "docs") == docs_before
