@@ -28,6 +28,7 @@ help: ## List the targets and their settings
 	@echo "  PYTHON=$(PYTHON)  the interpreter that creates .venv"
 
 $(BIN)/python:
+	@bash scripts/refuse-links.sh $(VENV)
 	@echo "make: creating the Python environment $(VENV)/ (once)"
 	$(PYTHON) -m venv $(VENV)
 
@@ -35,6 +36,7 @@ $(BIN)/python:
 # uses the locked setuptools instead of downloading an unpinned one. pip runs quietly: the line before it says
 # what it installs, since a fresh clone waits on it for a minute or so.
 define install_locked
+	@bash scripts/refuse-links.sh $(VENV)
 	@echo "make: installing $(2) into $(VENV)/ from $(1) (exact versions and hashes; a minute or so the first time)"
 	$(BIN)/python -m pip install --quiet --require-hashes -r $(1)
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
@@ -87,6 +89,7 @@ bench-scale: $(TEST_STAMP) ## make site on mkdocs and Zensical and a bare build 
 	$(BIN)/python -m catalog_docs.devtools.bench --out bench-out --only scale --sizes 1000,10000
 
 $(LIGHTHOUSE): tools/lighthouse/package-lock.json
+	@bash scripts/refuse-links.sh tools/lighthouse/node_modules
 	bash scripts/ensure-node.sh
 	bash scripts/ensure-java.sh
 	npm ci --prefix tools/lighthouse --no-audit --no-fund --loglevel=error
@@ -129,6 +132,7 @@ LATEST_VENV := .venv-latest
 LATEST_PACKAGES := mkdocs mkdocs-material properdocs markdown pymdown-extensions
 
 test-latest: tools ## The site tests on the newest mkdocs, Material, ProperDocs, Markdown and pymdown-extensions (.venv-latest)
+	@bash scripts/refuse-links.sh $(LATEST_VENV)
 	rm -rf $(LATEST_VENV)
 	$(PYTHON) -m venv $(LATEST_VENV)
 	$(LATEST_VENV)/bin/python -m pip install --quiet --require-hashes -r requirements/test.txt
@@ -140,6 +144,7 @@ test-latest: tools ## The site tests on the newest mkdocs, Material, ProperDocs,
 # axe-core for the accessibility tests, from package-lock.json; npm runs only when the lock file changes.
 AXE_STAMP := node_modules/.installed
 $(AXE_STAMP): package.json package-lock.json
+	@bash scripts/refuse-links.sh node_modules
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 

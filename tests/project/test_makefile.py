@@ -80,6 +80,38 @@ def test_clean_refuses_a_committed_link_to_the_checkouts_parent_and_deletes_noth
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == before
 
 
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() if p.is_file() else b"/" for p in folder.rglob("*")}
+
+
+@pytest.mark.parametrize(("target", "link"), [
+    ("node_modules/.installed", "node_modules"),
+    ("install", ".venv"),
+    ("tools/lighthouse/node_modules/.bin/lighthouse", "tools/lighthouse/node_modules"),
+    ("tools/lighthouse/node_modules/.bin/lighthouse", "tools/lighthouse"),
+])
+def test_an_install_step_refuses_a_linked_folder_and_touches_nothing_through_it(tmp_path: Path, target: str,
+                                                                                  link: str) -> None:
+    # `npm ci` empties node_modules through a link as readily as a folder (a clone whose node_modules linked to
+    # another checkout's emptied that one), and venv and pip write into .venv: a link committed in a branch would
+    # have `make install` or `make test` delete or write outside the checkout.
+    project = clone(tmp_path)
+    outside = tmp_path / "outside"
+    if (project / link).is_dir():  # a tracked folder (tools/lighthouse): its files, moved elsewhere
+        shutil.move(project / link, outside)
+    else:
+        outside.mkdir()
+    (outside / "keep.txt").write_text("keep\n", encoding="utf-8")
+    (project / link).symlink_to(outside)
+    before = _tree(outside)
+    result = make(project, target)
+    assert result.returncode != 0
+    refusals = [line for line in result.stderr.splitlines() if line.startswith(f"make: {link} is a symbolic link")]
+    assert len(refusals) == 1 and "remove the link" in refusals[0], result.stderr
+    assert "npm" not in result.stdout and "pip" not in result.stdout, result.stdout  # stopped before any install
+    assert _tree(outside) == before
+
+
 def test_a_busy_port_is_one_line_naming_port(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

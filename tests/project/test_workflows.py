@@ -43,7 +43,7 @@ def test_actionlint_and_shellcheck_catch_mistakes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("script", [".ci/run", *sorted(p.relative_to(ROOT).as_posix()
-                                                       for p in (ROOT / "scripts").glob("ensure-*.sh"))])
+                                                       for p in (ROOT / "scripts").glob("*.sh"))])
 def test_ci_shell_scripts_pass_shellcheck(script: str) -> None:
     result = subprocess.run([str(BIN / "shellcheck"), script], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
