@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,34 @@ def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, catalog: P
             assert "WARNING" not in result.stdout + result.stderr, result.stdout + result.stderr
             done.touch()
     return project / "site"
+
+
+def cli_here(argv: list[str], project: Path, capsys: pytest.CaptureFixture[str], time_limit: float,
+             what: str) -> tuple[int, str, str]:
+    """`cli.main(argv)` run in `project` (the current folder changed for the call and put back), in a thread given
+    `time_limit` seconds, so a hang fails the test instead of stopping it: its exit code, stdout and stderr. An
+    exception it lets out fails the test with its traceback."""
+    from catalog_docs import cli
+
+    outcome: list[int | BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(cli.main(argv))
+        except BaseException as exc:  # reported below, traceback and all
+            outcome.append(exc)
+
+    capsys.readouterr()
+    thread = threading.Thread(target=run, daemon=True)
+    old = Path.cwd()
+    os.chdir(project)
+    try:
+        thread.start()
+        thread.join(time_limit)
+    finally:
+        os.chdir(old)
+    assert not thread.is_alive(), f"{what} did not finish within {time_limit} s"
+    printed = capsys.readouterr()
+    if isinstance(outcome[0], BaseException):
+        raise AssertionError(f"{what} raised (a traceback)") from outcome[0]
+    return outcome[0], printed.out, printed.err

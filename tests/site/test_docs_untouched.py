@@ -39,12 +39,11 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 
 import fixture_facts as ff
-from catalog_docs import cli
 from catalog_docs.escape import for_terminal
 from catalog_docs.site.handwritten import DocsRefused, HandWritten, hand_written
 from catalog_docs.site.plugin import CatalogDocsPlugin
 from catalog_docs.site.watch import engine_files
-from sitebuild import BIN, copy_env, copy_project
+from sitebuild import BIN, cli_here, copy_env, copy_project
 
 TIME_LIMIT_S = 60.0
 """Each command, on a loaded two-core machine; a hang (a pipe read, a link loop walked) would never end."""
@@ -420,30 +419,9 @@ def _preview(name: str, argv: list[str], project: Path) -> str:
 
 
 def _run_here(argv: list[str], project: Path, capsys: pytest.CaptureFixture[str], what: str) -> tuple[int, str]:
-    """cli.main(argv) in the project, in a thread given TIME_LIMIT_S (a hang fails the test instead of stopping
-    it); its exit code and everything it printed. An exception it let out fails the test with its traceback."""
-    outcome: list[int | BaseException] = []
-
-    def run() -> None:
-        try:
-            outcome.append(cli.main(argv))
-        except BaseException as exc:  # reported below, traceback and all
-            outcome.append(exc)
-
-    capsys.readouterr()
-    thread = threading.Thread(target=run, daemon=True)
-    old = Path.cwd()
-    os.chdir(project)
-    try:
-        thread.start()
-        thread.join(TIME_LIMIT_S)
-    finally:
-        os.chdir(old)
-    assert not thread.is_alive(), f"{what} did not finish within {TIME_LIMIT_S} s"
-    printed = capsys.readouterr()
-    if isinstance(outcome[0], BaseException):
-        raise AssertionError(f"{what} raised (a traceback)") from outcome[0]
-    return outcome[0], printed.out + printed.err
+    """cli.main(argv) in the project (sitebuild.cli_here): its exit code and everything it printed."""
+    code, out, err = cli_here(argv, project, capsys, TIME_LIMIT_S, what)
+    return code, out + err
 
 
 @pytest.mark.site

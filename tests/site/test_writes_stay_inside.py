@@ -33,9 +33,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import fixture_facts as ff
-from catalog_docs import cli
 from catalog_docs.writing import MARK, MARK_TEXT, WriteRefused, prepare_site_dir
-from sitebuild import BIN, copy_env, copy_project
+from sitebuild import BIN, cli_here, copy_env, copy_project
 
 pytestmark = pytest.mark.site
 
@@ -212,19 +211,9 @@ def _is_plain(kinds: tuple[str, ...], walked: int, command: Command, plain: set[
 
 
 def _run_here(argv: list[str], project: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    """cli.main in the project, in a thread given TIME_LIMIT_S (a hang fails the test instead of stopping it)."""
-    result: list[int] = []
-    thread = threading.Thread(target=lambda: result.append(cli.main(argv)), daemon=True)
-    old = Path.cwd()
-    os.chdir(project)
-    try:
-        thread.start()
-        thread.join(TIME_LIMIT_S)
-    finally:
-        os.chdir(old)
-    assert not thread.is_alive(), f"{argv} did not finish within {TIME_LIMIT_S} s"
-    assert result, f"{argv} raised instead of returning an exit code"
-    return result[0], capsys.readouterr().err
+    """cli.main in the project (sitebuild.cli_here): its exit code and what it printed to stderr."""
+    code, _, err = cli_here(argv, project, capsys, TIME_LIMIT_S, str(argv))
+    return code, err
 
 
 def _plant_site(base: Path, project: Path, outside: Path, kind: str, inside: dict[str, str]) -> None:
