@@ -9,6 +9,7 @@ register's entry positions renumbered, every plan entry's values in listing orde
 from __future__ import annotations
 
 import copy
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ import yaml
 from hypothesis import strategies as st
 
 from catalog_docs.catalog.model import Catalog
-from catalog_docs.catalog.validate import load_catalog_from_memory
+from catalog_docs.catalog.validate import load_catalog, load_catalog_from_memory
 
 Docs = dict[str, Any]
 """{"service": ..., "listing": ..., "register": ..., "versions": {label: version document}}"""
@@ -66,6 +67,18 @@ def load_docs(docs: Docs) -> Catalog:
     written or read), for property tests whose contract is what comes after the loader; each keeps a case that
     loads write_docs' folder."""
     return load_catalog_from_memory(docs_files(docs), lambda parts: "/".join(("catalog", *parts)))
+
+
+def loaded_from_memory(*docs: Docs) -> list[Catalog]:
+    """Each catalogue loaded from memory (load_docs): a property's examples."""
+    return [load_docs(d) for d in docs]
+
+
+def loaded_from_files(*docs: Docs) -> list[Catalog]:
+    """Each catalogue written into a folder of its own (write_docs) and loaded from it as `check` loads one: the
+    case each property keeps that loads from folders."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return [load_catalog(write_docs(d, Path(tmp) / str(i))) for i, d in enumerate(docs)]
 
 
 def _key(entry: dict[str, Any]) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from catalog_docs.compare.changes import Change, Comparison, Side, compare_catal
 from catalog_docs.compare.formats import format_markdown, format_text
 from catalog_docs.compare.ids import ID_PATTERN, make_id
 from catalog_docs.compare.json_format import comparison_data, schema
-from catalog_edits import Docs, edited, load_docs, read_docs, write_docs
+from catalog_edits import Docs, edited, loaded_from_files, loaded_from_memory, read_docs, write_docs
 from fixture_facts import FIXTURE_CATALOG
 
 BASE: Docs = read_docs(FIXTURE_CATALOG)
@@ -55,15 +54,6 @@ def _every_comparison(a: Catalog, b: Catalog) -> list[Comparison]:
     return out
 
 
-def _from_memory(*docs: Docs) -> list[Catalog]:
-    return [load_docs(d) for d in docs]
-
-
-def _from_files(*docs: Docs) -> list[Catalog]:
-    with tempfile.TemporaryDirectory() as tmp:
-        return [_load(d, Path(tmp) / str(i)) for i, d in enumerate(docs)]
-
-
 def _unique_valid_and_stable(data: st.DataObject, load: Callable[..., list[Catalog]]) -> None:
     """Both properties of the ids on one random pair of catalogues, a and b (b with more edits), and on c: b with
     more edits that rename nothing."""
@@ -96,13 +86,13 @@ def _unique_valid_and_stable(data: st.DataObject, load: Callable[..., list[Catal
 def test_ids_are_unique_valid_fragments_and_stable_under_edits_that_do_not_touch_what_they_name(
         data: st.DataObject) -> None:
     """Both properties on the same 40 random pairs, each pair drawn and loaded once."""
-    _unique_valid_and_stable(data, _from_memory)
+    _unique_valid_and_stable(data, loaded_from_memory)
 
 
 @ONE
 @given(st.data())
 def test_ids_are_unique_valid_fragments_and_stable_loaded_from_files(data: st.DataObject) -> None:
-    _unique_valid_and_stable(data, _from_files)
+    _unique_valid_and_stable(data, loaded_from_files)
 
 
 def test_the_same_record_has_the_same_id_in_every_format(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Side, compare_catalogs, compare_sides
 from catalog_docs.compare.formats import format_markdown, format_text
-from catalog_edits import Docs, edited, load_docs, read_docs, write_docs
+from catalog_edits import edited, loaded_from_files, loaded_from_memory, read_docs
 from fake_catalogs import FAKE_SPECS, write_catalog
 from fixture_facts import FIXTURE_CATALOG
 
@@ -134,19 +133,10 @@ PAIRS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCh
 BASE = read_docs(FIXTURE_CATALOG)
 
 
-def _from_memory(a_docs: Docs, b_docs: Docs) -> tuple[Catalog, Catalog]:
-    return load_docs(a_docs), load_docs(b_docs)
-
-
-def _from_files(a_docs: Docs, b_docs: Docs) -> tuple[Catalog, Catalog]:
-    with tempfile.TemporaryDirectory() as tmp:
-        return load_catalog(write_docs(a_docs, Path(tmp) / "a")), load_catalog(write_docs(b_docs, Path(tmp) / "b"))
-
-
 @PAIRS
 @given(st.data())
 def test_no_raw_field_names_and_no_yes_no_flags_for_any_edit(data: st.DataObject) -> None:
-    _no_raw_field_names_and_no_yes_no_flags(data, _from_memory)
+    _no_raw_field_names_and_no_yes_no_flags(data, loaded_from_memory)
 
 
 @settings(max_examples=1, deadline=None)
@@ -154,11 +144,11 @@ def test_no_raw_field_names_and_no_yes_no_flags_for_any_edit(data: st.DataObject
 def test_no_raw_field_names_and_no_yes_no_flags_for_an_edit_loaded_from_files(data: st.DataObject) -> None:
     """The property's examples load their catalogues from memory (catalog_edits.load_docs, as a git revision's
     are loaded); this one loads them from folders, as `check` does."""
-    _no_raw_field_names_and_no_yes_no_flags(data, _from_files)
+    _no_raw_field_names_and_no_yes_no_flags(data, loaded_from_files)
 
 
 def _no_raw_field_names_and_no_yes_no_flags(data: st.DataObject,
-                                            load: Callable[[Docs, Docs], tuple[Catalog, Catalog]]) -> None:
+                                            load: Callable[..., list[Catalog]]) -> None:
     a_docs, _ = edited(BASE, data, 0, 2)
     b_docs, steps = edited(a_docs, data, 1, 4)
     a, b = load(a_docs, b_docs)
