@@ -67,6 +67,25 @@ def test_first_load_within_transfer_budget(lighthouse: dict[str, PageResult], pa
     assert 0 < result.transfer_bytes <= TRANSFER_BUDGET, f"{result.url}: {result.transfer_bytes} bytes"
 
 
+def test_the_machine_benchmark_is_left_out_where_performance_is_not_scored(lighthouse: dict[str, PageResult]) -> None:
+    """The runner replaces Lighthouse's machine benchmark (a second per page) when performance is not scored: each
+    report of the tests' run has no benchmark figure. (A Lighthouse that moved the function would fail
+    test_the_lighthouse_internals_the_runner_reaches_into_are_there first.)"""
+    for page_type, result in lighthouse.items():
+        environment = json.loads(result.report.read_text(encoding="utf-8"))["environment"]
+        assert "benchmarkIndex" not in environment, (page_type, environment)
+
+
+def test_the_lighthouse_internals_the_runner_reaches_into_are_there() -> None:
+    """tools/lighthouse/lighthouse-pages.mjs reaches into Lighthouse where it documents no way (ARCHITECTURE.md,
+    "Other packages"); given no page, it checks those internals and starts no Chrome. An upgrade that moved one
+    fails here, naming it."""
+    spec = {"flags": {}, "pages": [], "skipBenchmark": True}
+    proc = subprocess.run(["node", str(PAGES_SCRIPT), json.dumps(spec)], cwd=PAGES_SCRIPT.parent, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
 def test_a_scored_audit_is_never_left_out() -> None:
     """The tests leave out the informative audits that alone need a trace (INFORMATIVE_WITH_TRACE: the fixture's run
     above shows Lighthouse accepts them); the runner refuses to leave out one that weighs in a score, before it

@@ -2,7 +2,14 @@
 // `lighthouse` command runs one page: a launch of node, Lighthouse and Chrome per page costs seconds each.
 // Reads one JSON object from the arguments: {"chromePath", "chromeFlags": [...], "flags": {...}, "skipBenchmark",
 // "pages": [[url, report path], ...]}; writes each page's JSON report (Lighthouse's own, as --output=json writes
-// it) to its path. Audits in flags.skipAudits must weigh nothing in any category (assertUnscored).
+// it) to its path. Audits in flags.skipAudits must weigh nothing in any category (assertUnscored). With no page,
+// it only checks the Lighthouse internals it reaches into (below) and starts no Chrome.
+//
+// Lighthouse has no documented way to do two things done here, so this file reaches into its modules, and only
+// here (ARCHITECTURE.md, "Other packages"): each audit's `meta` getter (readAuditMetaOnce) and the page function
+// that measures the machine (pageFunctions.computeBenchmarkIndex). Lighthouse is pinned (package.json); when an
+// upgrade moves either, this script stops with a message naming what moved instead of running slower unnoticed,
+// and tests/devtools/test_lighthouse.py fails with it.
 // Run by scripts/catalog_docs/devtools/lighthouse.py. Lighthouse opens a new tab for each page (it is given no
 // page) and resets the page's storage and cache before loading it (disableStorageReset is false), so each report is
 // the first load of its page, as a fresh Chrome gives.
@@ -29,6 +36,7 @@ function assertUnscored(skipped) {
 // once per axe rule result, to find their own. The getters return the same text on every call, so each is read once
 // and a copy handed out: the reports are the same, and node spends less (the saving is in CONTRIBUTING).
 async function readAuditMetaOnce() {
+  let cached = 0;
   const audits = new URL("../audits/", import.meta.resolve("lighthouse/core/config/default-config.js"));
   for (const audit of defaultConfig.audits) {
     const {default: implementation} = await import(new URL(`${audit.path || audit}.js`, audits));
@@ -47,7 +55,16 @@ async function readAuditMetaOnce() {
         return structuredClone(meta);
       },
     });
+    cached += 1;
   }
+  if (cached === 0) {
+    throw new Error(moved("no audit of the default config has a `meta` getter (readAuditMetaOnce)"));
+  }
+}
+
+function moved(what) {
+  return `Lighthouse changed what tools/lighthouse/lighthouse-pages.mjs reaches into: ${what}; revisit that script `
+    + "(ARCHITECTURE.md, Other packages)";
 }
 
 async function main(spec) {
@@ -56,10 +73,16 @@ async function main(spec) {
     import("lighthouse"), import("chrome-launcher"), import("lighthouse/core/lib/page-functions.js"),
   ]);
   await readAuditMetaOnce();
+  if (typeof pageFunctions.computeBenchmarkIndex !== "function") {
+    throw new Error(moved("pageFunctions.computeBenchmarkIndex is not a function of lighthouse/core/lib/page-functions.js"));
+  }
+  if (spec.pages.length === 0) {
+    return;
+  }
   if (spec.skipBenchmark) {
     // Lighthouse spends a second of processor time in every page measuring the machine (BenchmarkIndex), which
     // only the performance category uses. Without performance scored (spec.skipBenchmark) the measurement is
-    // left out: the report says null. Lighthouse is pinned (package.json), so this internal stays where it is.
+    // left out: the report has no benchmarkIndex (tests/devtools/test_lighthouse.py checks both).
     pageFunctions.computeBenchmarkIndex = function computeBenchmarkIndex() {
       return Number.NaN;
     };
