@@ -1,13 +1,17 @@
 """Phones: at 390 px every lock value and every *not listed* / *not shown* mark that a page shows lies inside
 the screen, and no page scrolls sideways. Wide data tables become cards (overrides/assets/catalog.js and
 catalog.css) that stay tables for assistive technology; at 1280 px they are plain tables. Every page type of the
-fixture site (three labels, three plan entries), light and dark; screenshots go to test-artifacts/screenshots/.
+fixture site (three labels, three plan entries), light and dark; the screenshot of a page in a scheme where
+something is wrong with it is kept under test-artifacts/screenshots/.
 """
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from playwright.sync_api import Browser
+from playwright.sync_api import Error as PlaywrightError
 
 import fixture_facts as ff
 from browsing import PAGE_TYPES, SCREENSHOTS, Visit, new_visit
@@ -18,7 +22,8 @@ PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 900}
 """The desktop of issue 42, where every table fits."""
 PAGES = {**PAGE_TYPES, "versions-index": "versions/", "plans-index": "plans/", "legend": "legend/"}
-SCHEMES = ["light", "dark"]
+SCHEMES = {"light": "default", "dark": "slate"}
+"""A colour scheme -> the Material scheme the page shows in it."""
 VALUE_PAGES = {"operations-index", "operation", "version", "plan", "compare", "matrix"}
 """The page types that show lock values in tables."""
 
@@ -47,6 +52,7 @@ _MEASURE = """() => {
   const tall = [...document.querySelectorAll('article thead th')].filter(th => lines(th) > 2)
     .map(th => `${th.textContent.trim().slice(0, 40)}: ${lines(th)} lines`);
   return {
+    scheme: document.body.dataset.mdColorScheme,
     width: innerWidth, scrollWidth: document.scrollingElement.scrollWidth, marks: out,
     cards: document.querySelectorAll('article table.catalog-cards').length,
     tables: tables.length, scrolls, tall,
@@ -109,35 +115,80 @@ _FIRST_CARD = """() => {
 }"""
 
 
+_SWITCHED = """scheme => document.body.dataset.mdColorScheme === scheme
+    && !document.body.hasAttribute('data-md-color-switching')"""
+"""The theme has shown `scheme` and finished switching to it."""
+
+
+def _switch(visit: Visit, scheme: str) -> None:
+    """Choose `scheme` with the theme's toggle (a click on its label, without moving the pointer or the focus there,
+    as following a link leaves neither), and wait until the theme has switched (the measurement records the scheme
+    shown). The choice is stored, as a reader's is: the next page is reached in it."""
+    visit.page.get_by_title(f"Switch to {scheme} mode").evaluate("label => label.click()")
+    with contextlib.suppress(PlaywrightError):
+        visit.page.wait_for_function(_SWITCHED, arg=SCHEMES[scheme], timeout=5000)
+    visit.settle()
+
+
+def _off_screen(seen: dict) -> list[dict]:
+    return [m for m in seen["marks"] if m["left"] < -0.5 or m["right"] > seen["width"] + 0.5]
+
+
+def _wrong(seen: dict, broad: dict, scheme: str) -> bool:
+    """Whether something test_every_value_is_on_screen_at_390_px checks is wrong with a page in a scheme."""
+    return bool(seen["problems"] or _off_screen(seen) or seen["scrollWidth"] > seen["width"]
+                or seen["scheme"] != SCHEMES[scheme]
+                or sorted(m["text"] for m in seen["marks"]) != sorted(m["text"] for m in broad["marks"]))
+
+
+def _measure_phone(phone: Visit, name: str, scheme: str, broad: dict) -> dict:
+    """A page at 390 px in the scheme it shows: measured, with what went wrong since the last measurement; in the
+    light scheme, where tables become cards, Chromium's accessibility tree too, and the matrix's first card. Its
+    screenshot is kept when something is wrong with it."""
+    page = phone.page
+    seen: dict = page.evaluate(_MEASURE)
+    if scheme == "light" and name in CARD_PAGES:
+        seen["roles"] = _ax_roles(phone)
+        seen["caption_visible"] = page.locator("article table.catalog-cards caption").first.is_visible()
+    if scheme == "light" and name == "matrix":
+        seen["card"] = page.evaluate(_FIRST_CARD)
+    seen["problems"] = phone.problems()
+    for recorded in (phone.console_errors, phone.failed_requests, phone.foreign_requests):
+        recorded.clear()
+    if _wrong(seen, broad, scheme):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / f"phone-{name}-{scheme}.png", full_page=True)
+    return seen
+
+
 @pytest.fixture(scope="module")
-def phone_pages(chromium: Browser, site_url: str) -> dict[str, dict[str, dict]]:
-    """Every page at 390 px on a touch phone, in each scheme: measured, its screenshot kept, what went wrong on it;
-    where tables become cards, in the light scheme (Playwright's default), Chromium's accessibility tree too, and
-    the matrix's first card. One tab per scheme loads the home page and goes from page to page as a reader following
-    links does (the theme's instant navigation): no page keeps anything for the next, as no reader acts on it. The
-    light tab loads the matrix again at the end, to be measured as loaded too."""
-    found: dict[str, dict[str, dict]] = {}
-    for scheme in SCHEMES:
-        phone = new_visit(chromium, site_url, viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=scheme)
-        try:
-            for name, path in PAGES.items():
-                page = phone.follow(path) if scheme in found else phone.open(path)
-                seen = page.evaluate(_MEASURE)
-                if scheme == "light" and name in CARD_PAGES:
-                    seen["roles"] = _ax_roles(phone)
-                    seen["caption_visible"] = page.locator("article table.catalog-cards caption").first.is_visible()
-                if scheme == "light" and name == "matrix":
-                    seen["card"] = page.evaluate(_FIRST_CARD)
-                page.screenshot(path=SCREENSHOTS / f"phone-{name}-{scheme}.png", full_page=True)
-                seen["problems"] = phone.problems()
-                for recorded in (phone.console_errors, phone.failed_requests, phone.foreign_requests):
-                    recorded.clear()
-                found.setdefault(scheme, {})[name] = seen
-            if scheme == "light":
-                loaded = phone.open(PAGES["matrix"]).evaluate(_MEASURE)
-                found[scheme]["matrix"]["loaded"] = {**loaded, "problems": phone.problems()}
-        finally:
-            phone.close()
+def phone_pages(chromium: Browser, site_url: str, wide_pages: dict[str, dict]) -> dict[str, dict[str, dict]]:
+    """Every page at 390 px on a touch phone, in each scheme: measured, what went wrong on it (see _measure_phone).
+    One tab loads the home page in the light scheme and goes from page to page as a reader following links does (the
+    theme's instant navigation): each page is measured in the scheme it is reached in, switched to the other with
+    the theme's toggle and measured again; the next page is reached in that other scheme (the reader's stored
+    choice), so each scheme is the one a page is reached in for half of the pages. No page keeps anything for the
+    next, as no reader acts on it. The tab, in the light scheme again, loads the matrix at the end, to be measured
+    as loaded too."""
+    found: dict[str, dict[str, dict]] = {scheme: {} for scheme in SCHEMES}
+    phone = new_visit(chromium, site_url, viewport=PHONE, is_mobile=True, has_touch=True, color_scheme="light")
+    try:
+        shown, other = "light", "dark"
+        for at, (name, path) in enumerate(PAGES.items()):
+            if at:
+                phone.follow(path)
+            else:
+                phone.open(path)
+            found[shown][name] = _measure_phone(phone, name, shown, wide_pages[name])
+            _switch(phone, other)
+            found[other][name] = _measure_phone(phone, name, other, wide_pages[name])
+            shown, other = other, shown
+        if shown != "light":
+            _switch(phone, "light")  # what goes wrong in the switch counts as the loaded matrix's
+        loaded = phone.open(PAGES["matrix"]).evaluate(_MEASURE)
+        found["light"]["matrix"]["loaded"] = {**loaded, "problems": phone.problems()}
+    finally:
+        phone.close()
     return found
 
 
@@ -161,7 +212,8 @@ def test_every_value_is_on_screen_at_390_px(phone_pages: dict[str, dict[str, dic
     narrow = phone_pages[scheme][page_type]
     broad = wide_pages[page_type]
 
-    off = [m for m in narrow["marks"] if m["left"] < -0.5 or m["right"] > narrow["width"] + 0.5]
+    assert narrow["scheme"] == SCHEMES[scheme], f"the page shows the {narrow['scheme']} scheme"
+    off = _off_screen(narrow)
     assert not off, f"{len(off)} of {len(narrow['marks'])} values lie off the screen: {off[:5]}"
     assert narrow["scrollWidth"] <= narrow["width"], f"the page scrolls sideways: {narrow['scrollWidth']} px"
     # Nothing is lost on the way: the phone shows every value the wide page shows, with the same text.
