@@ -1,13 +1,14 @@
 """The OpenAPI download as developers see it in Redoc and Swagger UI, each embedded the documented way with
 no options (Redoc's `<redoc spec-url=...>` with its standalone script, npm `redoc`; `SwaggerUIBundle({url,
 dom_id})`, npm `swagger-ui-dist`): the inferred-area tags, every operation's lock values, the entry without a
-path and the not-shown register are on the page, and catalogue text stays text. Drives Debian's Chromium;
-screenshots go to test-artifacts/screenshots/."""
+path and the not-shown register are on the page, and catalogue text stays text. Drives Debian's Chromium; the
+screenshot of a view a test fails on is kept under test-artifacts/screenshots/."""
 
 from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -59,24 +60,45 @@ def redoc_sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
         yield {"fixture": url + "fixture/", "markup": url + "markup/"}
 
 
-def _open(chromium: Browser, url: str, shot: str) -> tuple[Page, list[str], list[str]]:
+@contextmanager
+def _viewer(chromium: Browser, url: str, path: str, ready: str, shot: str, *,
+            full_page: bool) -> Iterator[tuple[Page, list[str], list[str]]]:
+    """A viewer's page loaded at 1280 x 900 in a cleared tab (the same tab for every view: the tab is given back
+    when the block ends), until `ready` is on it: the page, the dialogs it opened and what went wrong while it loaded.
+    Its screenshot is kept under test-artifacts/screenshots/ when what the block checks fails."""
     visit = new_visit(chromium, url, viewport={"width": 1280, "height": 900})
-    dialogs: list[str] = []
-    visit.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    visit.open("")
-    visit.page.wait_for_selector(".api-content")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    visit.page.screenshot(path=str(SCREENSHOTS / f"redoc-{shot}.png"))
-    # Redoc's "API docs by Redocly" badge asks its CDN for a logo: refused, so nothing leaves the machine.
-    problems = [p for p in visit.problems() if not ((p.startswith("request to another origin: https://cdn.redoc")
-                                                    and p.endswith("/logo-mini.svg"))
-                                                    or p == f"console: Failed to load resource: {REFUSED}")]
-    return visit.page, dialogs, problems
+    try:
+        dialogs: list[str] = []
+        visit.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        visit.open(path)
+        try:
+            visit.page.wait_for_selector(ready)
+            yield visit.page, dialogs, visit.problems()
+        except Exception:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            visit.page.screenshot(path=str(SCREENSHOTS / f"{shot}.png"), full_page=full_page)
+            raise
+    finally:
+        visit.close()
+
+
+@contextmanager
+def _redoc(chromium: Browser, url: str, shot: str) -> Iterator[tuple[Page, list[str], list[str]]]:
+    with _viewer(chromium, url, "", ".api-content", f"redoc-{shot}", full_page=False) as (page, dialogs, seen):
+        # Redoc's "API docs by Redocly" badge asks its CDN for a logo: refused, so nothing leaves the machine.
+        problems = [p for p in seen if not ((p.startswith("request to another origin: https://cdn.redoc")
+                                             and p.endswith("/logo-mini.svg"))
+                                            or p == f"console: Failed to load resource: {REFUSED}")]
+        yield page, dialogs, problems
 
 
 def test_redoc_shows_tags_lock_values_and_the_entry_without_a_path(chromium: Browser,
                                                                     redoc_sites: dict[str, str]) -> None:
-    page, dialogs, problems = _open(chromium, redoc_sites["fixture"], "fixture")
+    with _redoc(chromium, redoc_sites["fixture"], "fixture") as (page, dialogs, problems):
+        _redoc_shows_the_fixture(page, dialogs, problems)
+
+
+def _redoc_shows_the_fixture(page: Page, dialogs: list[str], problems: list[str]) -> None:
     assert problems == [] and dialogs == []
     menu = page.locator(".menu-content").inner_text()
     for tag in ("Fake widget handling (inferred area)", "No area inferred"):
@@ -102,25 +124,18 @@ def test_redoc_shows_tags_lock_values_and_the_entry_without_a_path(chromium: Bro
 
 
 def test_redoc_shows_catalogue_markup_as_text(chromium: Browser, redoc_sites: dict[str, str]) -> None:
-    page, dialogs, problems = _open(chromium, redoc_sites["markup"], "markup")
-    assert dialogs == [] and problems == []
-    content = page.locator(".api-content")
-    for part in (content, page.locator(".menu-content")):
-        assert part.locator("script").count() == 0
-        assert part.locator("em", has_text="x").count() == 0
-        assert part.locator("a[href='https://e.invalid']").count() == 0
-    assert "<script>alert(1)</script> *x* _y_ | z `q` [l](https://e.invalid)" in content.inner_text()
+    with _redoc(chromium, redoc_sites["markup"], "markup") as (page, dialogs, problems):
+        assert dialogs == [] and problems == []
+        content = page.locator(".api-content")
+        for part in (content, page.locator(".menu-content")):
+            assert part.locator("script").count() == 0
+            assert part.locator("em", has_text="x").count() == 0
+            assert part.locator("a[href='https://e.invalid']").count() == 0
+        assert "<script>alert(1)</script> *x* _y_ | z `q` [l](https://e.invalid)" in content.inner_text()
 
 
-def _open_swagger(chromium: Browser, url: str, shot: str) -> tuple[Page, list[str], list[str]]:
-    visit = new_visit(chromium, url, viewport={"width": 1280, "height": 900})
-    dialogs: list[str] = []
-    visit.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    visit.open("swagger.html")
-    visit.page.wait_for_selector(".swagger-ui .info .title")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    visit.page.screenshot(path=str(SCREENSHOTS / f"swagger-ui-{shot}.png"), full_page=True)
-    return visit.page, dialogs, visit.problems()
+def _swagger_ui(chromium: Browser, url: str, shot: str) -> AbstractContextManager[tuple[Page, list[str], list[str]]]:
+    return _viewer(chromium, url, "swagger.html", ".swagger-ui .info .title", f"swagger-ui-{shot}", full_page=True)
 
 
 def _rows(table) -> list[list[str]]:  # type: ignore[no-untyped-def]
@@ -130,7 +145,11 @@ def _rows(table) -> list[list[str]]:  # type: ignore[no-untyped-def]
 
 def test_swagger_ui_shows_tags_lock_values_and_the_entry_without_a_path(chromium: Browser,
                                                                          redoc_sites: dict[str, str]) -> None:
-    page, dialogs, problems = _open_swagger(chromium, redoc_sites["fixture"], "fixture")
+    with _swagger_ui(chromium, redoc_sites["fixture"], "fixture") as (page, dialogs, problems):
+        _swagger_ui_shows_the_fixture(page, dialogs, problems)
+
+
+def _swagger_ui_shows_the_fixture(page: Page, dialogs: list[str], problems: list[str]) -> None:
     assert problems == [] and dialogs == []
     tags = [" ".join(t.split()) for t in page.locator(".opblock-tag").all_inner_texts()]
     assert any(t.startswith("Fake widget handling (inferred area)") for t in tags), tags
@@ -149,13 +168,12 @@ def test_swagger_ui_shows_tags_lock_values_and_the_entry_without_a_path(chromium
         table = block.locator(".opblock-description-wrapper table")
         table.wait_for()
         assert _rows(table) == [[label, plan, ff.value(label, plan, position)] for label, plan in ff.columns()], path
-    page.screenshot(path=str(SCREENSHOTS / "swagger-ui-fixture-open.png"), full_page=True)
 
 
 def test_swagger_ui_shows_catalogue_markup_as_text(chromium: Browser, redoc_sites: dict[str, str]) -> None:
-    page, dialogs, problems = _open_swagger(chromium, redoc_sites["markup"], "markup")
-    assert dialogs == [] and problems == []
-    ui = page.locator(".swagger-ui")
-    assert ui.locator("script").count() == 0
-    assert ui.locator("em", has_text="x").count() == 0 and ui.locator("a[href='https://e.invalid']").count() == 0
-    assert "<script>alert(1)</script> *x* _y_ | z `q` [l](https://e.invalid)" in ui.locator(".info").inner_text()
+    with _swagger_ui(chromium, redoc_sites["markup"], "markup") as (page, dialogs, problems):
+        assert dialogs == [] and problems == []
+        ui = page.locator(".swagger-ui")
+        assert ui.locator("script").count() == 0
+        assert ui.locator("em", has_text="x").count() == 0 and ui.locator("a[href='https://e.invalid']").count() == 0
+        assert "<script>alert(1)</script> *x* _y_ | z `q` [l](https://e.invalid)" in ui.locator(".info").inner_text()
