@@ -6,6 +6,11 @@
   check-jsonschema, and the schema documents every key the export writes.
 - openapi.yaml passes Redocly CLI (`recommended`) and Spectral (`spectral:oas`) with the checked-in rulesets,
   with no error and no warning; those rulesets turn off only rules about what the source does not show.
+
+Each tool runs once for the module over every file it checks (its own multi-file mode), and each file's result is
+asserted on its own: one ajv per schema, one Redocly, one Spectral. The site's published downloads join those
+runs when the run includes the test of them (tests marked `site` left out, as `make test-fast` does, build
+nothing).
 """
 
 from __future__ import annotations
@@ -50,6 +55,31 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Pa
     return out
 
 
+@pytest.fixture(scope="module")
+def published(request: pytest.FixtureRequest) -> Path | None:
+    """The built site's downloads folder when this run includes test_the_published_downloads_meet_their_contracts,
+    whose files then go into the module's one run of each tool; None (and no site built) when it does not."""
+    wanted = test_the_published_downloads_meet_their_contracts
+    if not any(getattr(item, "function", None) is wanted for item in request.session.items):
+        return None
+    return request.getfixturevalue("built_site") / "downloads"
+
+
+@pytest.fixture(scope="module")
+def old_openapi(tmp_path_factory: pytest.TempPathFactory, exported: dict[str, dict[str, Path]]) -> Path:
+    """openapi.yaml with the server entry this document had before: an empty default for a base URL the source
+    does not show."""
+    doc = yaml.safe_load(exported["plans-come-and-go"]["openapi"].read_text(encoding="utf-8"))
+    doc["servers"] = [{"url": "{base_url}", "variables": {"base_url": {"default": ""}}}]
+    old = tmp_path_factory.mktemp("old-document") / "old-openapi.yaml"
+    old.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return old
+
+
+def _openapi_files(exported: dict[str, dict[str, Path]], published: Path | None) -> list[Path]:
+    return [exported[name]["openapi"] for name in DOWNLOAD_SPECS] + ([published / "openapi.yaml"] if published else [])
+
+
 def _load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -85,9 +115,27 @@ def test_every_download_schema_is_published_as_kept(tmp_path: Path) -> None:
         assert files[f"downloads/{schema.name}"] == schema.read_text(encoding="utf-8")
 
 
+@pytest.fixture(scope="module")
+def ajv_runs(exported: dict[str, dict[str, Path]], published: Path | None) -> dict[Path, dict[str, Any]]:
+    """{schema: what ajv-check.mjs printed}: one node per download schema, which compiles it and, for
+    catalog.schema.json, validates every fixture's catalog.json (and the published one) in the same process."""
+    runs = {}
+    for schema in DOWNLOAD_SCHEMAS:
+        files = _catalog_jsons(exported, published) if schema == CATALOG_SCHEMA else []
+        runs[schema] = run_script("ajv-check.mjs", schema, *files)
+        # every file given was validated (none left out of the results)
+        done = runs[schema]
+        assert set(done["results"]) == ({str(f) for f in files} if done["compiled"] else set()), done["error"]
+    return runs
+
+
+def _catalog_jsons(exported: dict[str, dict[str, Path]], published: Path | None) -> list[Path]:
+    return [f["json"] for f in exported.values()] + ([published / "catalog.json"] if published else [])
+
+
 @pytest.mark.parametrize("schema", DOWNLOAD_SCHEMAS, ids=lambda p: p.name)
-def test_download_schema_compiles_in_ajv_strict_mode(schema: Path) -> None:
-    result = run_script("ajv-check.mjs", schema)
+def test_download_schema_compiles_in_ajv_strict_mode(schema: Path, ajv_runs: dict[Path, dict[str, Any]]) -> None:
+    result = ajv_runs[schema]
     assert result["compiled"], result["error"]
     assert result["warnings"] == []
 
@@ -123,10 +171,12 @@ def test_fixture_catalog_json_with_register_subjects_is_valid() -> None:
             for e in Draft202012Validator(_closed(schema)).iter_errors(data)] == []
 
 
-def test_catalog_json_is_valid_in_ajv(exported: dict[str, dict[str, Path]]) -> None:
+def test_catalog_json_is_valid_in_ajv(exported: dict[str, dict[str, Path]],
+                                     ajv_runs: dict[Path, dict[str, Any]]) -> None:
     files = [f["json"] for f in exported.values()]
-    result = run_script("ajv-check.mjs", CATALOG_SCHEMA, *files)
-    assert result["results"] == {str(f): [] for f in files}
+    result = ajv_runs[CATALOG_SCHEMA]
+    assert result["compiled"], result["error"]
+    assert {str(f): result["results"][str(f)] for f in files} == {str(f): [] for f in files}
 
 
 def test_catalog_json_is_valid_in_check_jsonschema(exported: dict[str, dict[str, Path]]) -> None:
@@ -181,37 +231,56 @@ def _redocly(files: list[Path]) -> list[dict[str, Any]]:
     return reports
 
 
-def _spectral(files: list[Path]) -> list[dict[str, Any]]:
+def _spectral(files: list[Path]) -> dict[Path, list[dict[str, Any]]]:
+    """{file: Spectral's findings in it}, from one Spectral over all the files."""
     done = subprocess.run([npm_bin("spectral"), "lint", "--ruleset", ROOT / ".spectral.yaml", "--format", "json",
                            "--fail-severity", "hint", *files],
                           capture_output=True, text=True, cwd=ROOT, env=OFFLINE_ENV, timeout=300)
     # Spectral may print a line after its JSON ("No results with a severity of 'hint' or higher found!").
     found, _ = json.JSONDecoder().raw_decode(done.stdout, done.stdout.index("["))
     assert done.returncode == (1 if found else 0), done.stderr
-    return found
+    by_file: dict[Path, list[dict[str, Any]]] = {file.resolve(): [] for file in files}
+    for finding in found:
+        by_file[Path(finding["source"]).resolve()].append(finding)  # a file not given would fail here
+    return {file: by_file[file.resolve()] for file in files}
 
 
-def test_openapi_passes_redocly_with_no_error_and_no_warning(exported: dict[str, dict[str, Path]]) -> None:
-    files = [exported[name]["openapi"] for name in DOWNLOAD_SPECS]
-    for name, report in zip(DOWNLOAD_SPECS, _redocly(files), strict=True):
+@pytest.fixture(scope="module")
+def redocly_reports(exported: dict[str, dict[str, Path]], published: Path | None) -> dict[Path, dict[str, Any]]:
+    """{openapi.yaml: its Redocly report}, from one Redocly over every fixture's file (and the published one)."""
+    files = _openapi_files(exported, published)
+    return dict(zip(files, _redocly(files), strict=True))
+
+
+@pytest.fixture(scope="module")
+def spectral_findings(exported: dict[str, dict[str, Path]], published: Path | None,
+                      old_openapi: Path) -> dict[Path, list[dict[str, Any]]]:
+    """{openapi.yaml: its Spectral findings}, from one Spectral over every fixture's file, the old document (and
+    the published file)."""
+    return _spectral([*_openapi_files(exported, published), old_openapi])
+
+
+def test_openapi_passes_redocly_with_no_error_and_no_warning(exported: dict[str, dict[str, Path]],
+                                                             redocly_reports: dict[Path, dict[str, Any]]) -> None:
+    for name in DOWNLOAD_SPECS:
+        report = redocly_reports[exported[name]["openapi"]]
         assert report["totals"] == {"errors": 0, "warnings": 0, "ignored": 0}, (name, report["problems"])
 
 
-def test_openapi_passes_spectral_with_no_error_and_no_warning(exported: dict[str, dict[str, Path]]) -> None:
-    files = [exported[name]["openapi"] for name in DOWNLOAD_SPECS]
-    found = [(Path(p["source"]).parent.name.rstrip("0123456789"), p["code"], p["path"]) for p in _spectral(files)]
+def test_openapi_passes_spectral_with_no_error_and_no_warning(exported: dict[str, dict[str, Path]],
+                                                              spectral_findings: dict[Path, list[dict[str, Any]]]
+                                                              ) -> None:
+    found = [(name, p["code"], p["path"])
+             for name in DOWNLOAD_SPECS for p in spectral_findings[exported[name]["openapi"]]]
     # The one finding: the markup fixture's service name, which OpenAPI's info.title holds as written (plain
     # text, not Markdown). Its descriptions, where our render writes Markdown, give none.
     assert found == [("markup-and-areas", "no-script-tags-in-markdown", ["info", "title"])]
 
 
-def test_the_linters_catch_what_the_old_document_had(tmp_path: Path, exported: dict[str, dict[str, Path]]) -> None:
+def test_the_linters_catch_what_the_old_document_had(old_openapi: Path,
+                                                     spectral_findings: dict[Path, list[dict[str, Any]]]) -> None:
     # The server entry this document had before: an empty default for a base URL the source does not show.
-    doc = yaml.safe_load(exported["plans-come-and-go"]["openapi"].read_text(encoding="utf-8"))
-    doc["servers"] = [{"url": "{base_url}", "variables": {"base_url": {"default": ""}}}]
-    old = tmp_path / "old-openapi.yaml"
-    old.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    codes = {p["code"] for p in _spectral([old])}
+    codes = {p["code"] for p in spectral_findings[old_openapi]}
     assert "oas3-server-variables" in codes
 
 
@@ -239,15 +308,19 @@ def test_lint_rulesets_turn_off_only_rules_about_what_the_source_does_not_show()
 # --- the files the real site publishes -------------------------------------------------------------------
 
 @pytest.mark.site
-def test_the_published_downloads_meet_their_contracts(built_site: Path) -> None:
+def test_the_published_downloads_meet_their_contracts(built_site: Path, published: Path | None,
+                                                      ajv_runs: dict[Path, dict[str, Any]],
+                                                      redocly_reports: dict[Path, dict[str, Any]],
+                                                      spectral_findings: dict[Path, list[dict[str, Any]]]) -> None:
     downloads = built_site / "downloads"
+    assert published == downloads  # so the tools' runs above checked these files
     for schema in DOWNLOAD_SCHEMAS:
         assert (downloads / schema.name).read_bytes() == schema.read_bytes()
     catalog_json = _load(downloads / "catalog.json")
     assert list(Draft202012Validator(_closed(_load(CATALOG_SCHEMA))).iter_errors(catalog_json)) == []
-    assert run_script("ajv-check.mjs", CATALOG_SCHEMA, downloads / "catalog.json")["results"] == {
-        str(downloads / "catalog.json"): []}
-    [report] = _redocly([downloads / "openapi.yaml"])
+    assert ajv_runs[CATALOG_SCHEMA]["compiled"], ajv_runs[CATALOG_SCHEMA]["error"]
+    assert ajv_runs[CATALOG_SCHEMA]["results"][str(downloads / "catalog.json")] == []
+    report = redocly_reports[downloads / "openapi.yaml"]
     assert report["totals"] == {"errors": 0, "warnings": 0, "ignored": 0}, report["problems"]
-    assert _spectral([downloads / "openapi.yaml"]) == []
+    assert spectral_findings[downloads / "openapi.yaml"] == []
     assert ",," not in (downloads / "lock-matrix.csv").read_text(encoding="utf-8")
