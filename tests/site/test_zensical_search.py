@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 import fixture_facts as ff
 from browsing import new_visit
@@ -85,15 +85,20 @@ def real_zensical(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def _first_result(page: Page, query: str) -> str:
-    """Open Zensical's search from the header (its button, or its icon on a phone), type `query` and return the
-    path of the first result once the search has run on it; the search is closed again (Escape). Zensical draws its
-    dialog in a shadow root, which Playwright's role locators see into. A query an earlier search left in the box is
-    cleared first and its results seen gone, so that none of them is read as this one's."""
+def _open_search(page: Page) -> Locator:
+    """Open Zensical's search from the header (its button, or its icon on a phone): its box, focused. Zensical draws
+    its dialog in a shadow root, which Playwright's role locators see into."""
     button = page.locator("header .md-search__button")
     (button if button.is_visible() else page.locator("label.md-header__button[for='__search']")).click()
     box = page.get_by_role("combobox", name="Search")
     expect(box).to_be_focused()
+    return box
+
+
+def _first_result(page: Page, box: Locator, query: str) -> str:
+    """Type `query` into the open search's box and return the path of the first result once the search has run on
+    it. A query an earlier search left in the box is cleared first and its results seen gone, so that none of them
+    is read as this one's."""
     counted = page.get_by_role("status").filter(has_text=re.compile(r"^\s*\d+ results?\s*$"))
     options = page.get_by_role("listbox", name="Search results").get_by_role("option")
     if box.input_value():
@@ -105,8 +110,6 @@ def _first_result(page: Page, query: str) -> str:
     first = options.first
     expect(first).to_be_visible()
     href = str(first.get_attribute("href"))
-    page.keyboard.press("Escape")
-    expect(box).to_be_hidden()
     return href.split("?", 1)[0].split("#", 1)[0]
 
 
@@ -123,10 +126,13 @@ def test_on_the_real_catalogue_each_query_finds_its_page_first(chromium: Browser
     }
     visit = new_visit(chromium, real_zensical, **VIEWPORTS[screen])
     try:
-        page = visit.open("")  # one load: each query is typed into the search opened again from the header
+        page = visit.open("")  # one load: the search is opened from the header once, and each query replaces the last
+        box = _open_search(page)
         for query, pages in wanted.items():
-            first = _first_result(page, query)
+            first = _first_result(page, box, query)
             assert first in [real_zensical + p for p in pages], (screen, query, first)
+        page.keyboard.press("Escape")
+        expect(box).to_be_hidden()
         assert not visit.problems(), visit.problems()
     finally:
         visit.close()
