@@ -171,7 +171,9 @@ def phone_pages(chromium: Browser, site_url: str, wide_pages: dict[str, dict]) -
     next, as no reader acts on it. The tab, in the light scheme again, loads the matrix at the end, to be measured
     as loaded too."""
     found: dict[str, dict[str, dict]] = {scheme: {} for scheme in SCHEMES}
-    phone = new_visit(chromium, site_url, viewport=PHONE, is_mobile=True, has_touch=True, color_scheme="light")
+    # The browser prefers the light scheme (Playwright's default): the tab's options are the other phone tests', whose
+    # tab it can be.
+    phone = new_visit(chromium, site_url, viewport=PHONE, is_mobile=True, has_touch=True)
     try:
         shown, other = "light", "dark"
         for at, (name, path) in enumerate(PAGES.items()):
