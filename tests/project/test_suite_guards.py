@@ -226,8 +226,9 @@ def test_a_stop_is_a_stop(tmp_path: Path, how: str, workers: int) -> None:
         while (not started.exists() or len(started.read_text().split()) < max(workers, 1)) \
                 and time.monotonic() < deadline and run.poll() is None:
             time.sleep(0.1)
+        # Ready: every test has started its processes and written its line (closing the file), so each is in its
+        # test, past set-up, and every signal handler is in place; no further wait.
         assert run.poll() is None and started.exists(), run.communicate()[0]
-        time.sleep(0.5)
         sent = time.monotonic()
         if how == "group":
             os.killpg(run.pid, signal.SIGTERM)
