@@ -180,14 +180,24 @@ def _get(url: str) -> str:
         return ""
 
 
+POLL_S, ASK_S = 0.05, 0.3
+"""While waiting, the engine's log is looked at every POLL_S (the size of a file) and the URL asked for as soon as
+the log has grown (a line such as 'Serving on', 'Reloading browsers' or 'Reloading...': the engine has done
+something), and at least every ASK_S in any case (an engine may write its last line before its files are served)."""
+
+
 def _wait_for(url: str, test, what: str, log: Path, timeout: float = 90) -> str:
     deadline = time.monotonic() + timeout
+    asked_at, size = 0.0, -1
     while True:
-        text = _get(url)
-        if test(text):
-            return text
+        now = log.stat().st_size
+        if now != size or time.monotonic() - asked_at >= ASK_S:
+            size, asked_at = now, time.monotonic()
+            text = _get(url)
+            if test(text):
+                return text
         assert time.monotonic() < deadline, f"{what} did not happen within {timeout} s:\n" + log.read_text()[-4000:]
-        time.sleep(0.3)
+        time.sleep(POLL_S)
 
 
 @pytest.fixture(params=["mkdocs", *OTHER_ENGINES])
