@@ -219,22 +219,30 @@ def snapshot(root: Path) -> dict[str, tuple[object, ...]]:
     out: dict[str, tuple[object, ...]] = {}
     top = os.lstat(root)
     out["."] = ("link", str(root.readlink())) if stat.S_ISLNK(top.st_mode) else (stat.S_IFMT(top.st_mode),)
-    if stat.S_ISLNK(top.st_mode):
-        return out
-    for folder, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = Path(folder) / name
-            rel = path.relative_to(root).as_posix()
-            st_ = os.lstat(path)
-            if stat.S_ISLNK(st_.st_mode):
-                out[rel] = ("link", str(path.readlink()))
-            elif stat.S_ISREG(st_.st_mode):
-                digest = (hashlib.sha256(path.read_bytes()).hexdigest() if st_.st_size <= 1024**2 else
-                          (st_.st_size, st_.st_blocks, st_.st_ino, st_.st_mtime_ns))
-                out[rel] = ("file", digest)
-            else:
-                out[rel] = (stat.S_IFMT(st_.st_mode), st_.st_ino, st_.st_mtime_ns)
+    if stat.S_ISDIR(top.st_mode):
+        _list_into(out, os.fspath(root), "")
     return out
+
+
+def _list_into(out: dict[str, tuple[object, ...]], folder: str, rel: str) -> None:
+    """Each entry of `folder` as `snapshot` has it, by its path under the root (`rel`: the folder's, with a
+    slash), and those of the folders in it (links are not followed): os.scandir's listing, a Path made only to
+    read a file or a link."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            key = rel + entry.name
+            st_ = entry.stat(follow_symlinks=False)
+            if stat.S_ISLNK(st_.st_mode):
+                out[key] = ("link", str(Path(entry.path).readlink()))
+            elif stat.S_ISREG(st_.st_mode):
+                if st_.st_size <= 1024**2:
+                    out[key] = ("file", hashlib.sha256(Path(entry.path).read_bytes()).hexdigest())
+                else:
+                    out[key] = ("file", (st_.st_size, st_.st_blocks, st_.st_ino, st_.st_mtime_ns))
+            else:
+                out[key] = (stat.S_IFMT(st_.st_mode), st_.st_ino, st_.st_mtime_ns)
+                if stat.S_ISDIR(st_.st_mode):
+                    _list_into(out, entry.path, key + "/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +256,9 @@ class Docs:
     planted: list[Planted]
 
     def snapshot(self) -> dict[str, dict[str, tuple[object, ...]]]:
-        return {"docs": snapshot(self.docs), "real": snapshot(self.real), "outside": snapshot(self.outside)}
+        docs = snapshot(self.docs)
+        real = docs if self.real == self.docs else snapshot(self.real)  # docs/ a folder: the one folder, listed once
+        return {"docs": docs, "real": real, "outside": snapshot(self.outside)}
 
 
 def plant_state(project: Path, entries: list[Entry], docs_is_link: bool) -> Docs:
