@@ -22,6 +22,8 @@ more.)
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import subprocess
 import sys
@@ -32,7 +34,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sitebuild import BIN, clone_project, copy_env
+from catalog_docs import cli
+from sitebuild import clone_project, copy_env
 
 SOURCE_FACTS = "tests/catalog/test_source_facts.py::"
 THIS = "tests/catalog/test_catalog_edits.py"
@@ -158,9 +161,11 @@ def add_a_label(project: Path) -> dict[str, list[str]]:
     # Never the real next label, which may be added to catalog/ any day; like a real next label, it does not hold the
     # last one's name (a comparison titled with a label twice outranks that label's page in Zensical's search).
     new = f"{last.rsplit(' ', 1)[0]} 9.9.9-test-made"
-    added = subprocess.run([str(BIN / "catalog-docs"), "new-label", new, "--from", last], cwd=project,
-                           env=copy_env(project), capture_output=True, text=True, timeout=120)
-    assert added.returncode == 0, added.stdout + added.stderr
+    # cli.main in the copy, as the console script runs it (the README's examples run new-label end to end).
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(project), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(["new-label", new, "--from", last])
+    assert code == 0, out.getvalue() + err.getvalue()
     assert new in (project / "catalog" / "service.yaml").read_text(encoding="utf-8")
     # The label is a draft until checked against the source; once checked, the README says to delete the line.
     written = next((project / "catalog" / "versions").glob(f"{new.replace(' ', '-')}.yaml"))
