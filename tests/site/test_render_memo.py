@@ -17,6 +17,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,8 @@ from catalog_edits import Docs, edited, read_docs, write_docs
 from fixture_facts import FIXTURE_CATALOG
 
 BASE: Docs = read_docs(FIXTURE_CATALOG)
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 class ColdRenders:
@@ -123,12 +126,15 @@ def test_a_line_added_above_the_listing_rerenders_the_operation_pages_alone(tmp_
 
 
 def _flip_one_value(folder: Path, label_index: int, entry_index: int) -> str:
-    docs = read_docs(folder)
-    label = docs["service"]["version_labels"][label_index]
-    plan = next(iter(docs["versions"][label]["plans"].values()))
-    key = list(plan["values"])[entry_index]
-    plan["values"][key] = "close" if plan["values"][key] == "unlimited" else "unlimited"
-    write_docs(docs, folder)
+    """Flip one value of the label's first plan entry. Only that label's file is parsed and written again, in the
+    layout write_docs writes (as catalog_edits.docs_files dumps it), so no other file and no line moves."""
+    labels = yaml.load((folder / "service.yaml").read_text(encoding="utf-8"), Loader=_LOADER)["version_labels"]
+    path = folder / "versions" / f"{labels[label_index].replace(' ', '-')}.yaml"
+    version = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+    values = next(iter(version["plans"].values()))["values"]
+    key = list(values)[entry_index]
+    values[key] = "close" if values[key] == "unlimited" else "unlimited"
+    path.write_bytes(yaml.dump(version, Dumper=_DUMPER, sort_keys=False, allow_unicode=True).encode("utf-8"))
     return key
 
 
