@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalog_docs.authoring.synth import SynthSpec, write_synth
+from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.downloads.export import openapi_data, to_json, to_yaml
 from catalog_docs.errors import CatalogInvalid
@@ -98,29 +99,33 @@ def test_the_preview_reuse_hashes_the_schemas_validate_reads() -> None:
     assert pages.SCHEMA_DIR == validate.SCHEMA_DIR
 
 
-def _synthetic(tmp_path: Path, operations: int = 120) -> object:
-    write_synth(SynthSpec(operations=operations, versions=4, plans=3, seed=9), tmp_path)
-    return load_catalog(tmp_path)
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    """A synthetic catalogue of 40 operations under 4 labels (about 200 files: every kind of page and download),
+    written and loaded once for the tests that render it in two processes; each plans its own jobs."""
+    folder = tmp_path_factory.mktemp("fast-paths-synth")
+    write_synth(SynthSpec(operations=40, versions=4, plans=3, seed=9), folder)
+    return load_catalog(folder)
 
 
-def test_two_processes_render_exactly_what_one_does(tmp_path: Path) -> None:
+def test_two_processes_render_exactly_what_one_does(synthetic: Catalog) -> None:
     from catalog_docs.site.render import plan_pages, render_jobs
 
-    jobs = plan_pages(_synthetic(tmp_path)).jobs
+    jobs = plan_pages(synthetic).jobs
     one = render_jobs(jobs, workers=1)
     two = render_jobs(jobs, workers=2)
     assert list(two) == list(one) == [job.path for job in jobs]  # every file, in plan order
     assert two == one
 
 
-def test_an_error_in_the_second_process_is_raised_in_the_first(tmp_path: Path) -> None:
+def test_an_error_in_the_second_process_is_raised_in_the_first(synthetic: Catalog) -> None:
     import pytest
 
     from catalog_docs.errors import CatalogDocsError
     from catalog_docs.site.paging import Job
     from catalog_docs.site.render import plan_pages, render_jobs
 
-    jobs = plan_pages(_synthetic(tmp_path, 40)).jobs
+    jobs = plan_pages(synthetic).jobs
 
     def fail() -> str:
         raise CatalogDocsError("page 7 cannot be rendered")
@@ -138,13 +143,13 @@ def test_an_error_in_the_second_process_is_raised_in_the_first(tmp_path: Path) -
             render_jobs(one_broken, workers=2)
 
 
-def test_work_lost_with_the_second_process_is_done_in_the_first(tmp_path: Path) -> None:
+def test_work_lost_with_the_second_process_is_done_in_the_first(synthetic: Catalog) -> None:
     import os
 
     from catalog_docs.site.paging import Job
     from catalog_docs.site.render import plan_pages, render_jobs
 
-    jobs = plan_pages(_synthetic(tmp_path, 40)).jobs
+    jobs = plan_pages(synthetic).jobs
     parent = os.getpid()
 
     def die_in_child(job: Job) -> object:
