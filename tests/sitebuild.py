@@ -22,7 +22,9 @@ def copy_project(dest: Path, catalog: Path | None = None) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     shutil.copy2(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
     shutil.copytree(ROOT / "overrides", dest / "overrides")
-    shutil.copytree(ROOT / "scripts", dest / "scripts", ignore=shutil.ignore_patterns("__pycache__"))
+    # With the checkout's bytecode caches (valid for the copy: copied files keep their times), so a process run in
+    # the copy (copy_env: no cache written) does not compile the package again; not a cache file being written.
+    shutil.copytree(ROOT / "scripts", dest / "scripts", ignore=shutil.ignore_patterns("*.pyc.*"))
     shutil.copytree(catalog or ROOT / "catalog", dest / "catalog")
     docs = dest / "docs"
     docs.mkdir()
