@@ -156,6 +156,32 @@ def test_one_value_edited_renders_as_fresh_and_reuses_the_rest(tmp_path: Path, s
         assert _same_as_cold(folder, memo, cache, cold, after=f"flipping it back ({label_index})") == first
 
 
+@pytest.mark.parametrize("start", ["render in one process", "render in two processes"])
+def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, synths: Synths, cold: ColdRenders,
+                                                         monkeypatch: pytest.MonkeyPatch, start: str) -> None:
+    """After a keyed render, wherever its downloads were produced (this process, the forked child), the memo
+    holds each plan entry's part of catalog.json and each path item of openapi.yaml: one edited value then builds the
+    document's head and one path item, not all."""
+    from catalog_docs.site import download_parts
+
+    folder = synths.copy(tmp_path, 300)
+    memo, cache = PageMemo(), LoadCache()
+    catalog = load_catalog(folder, cache=cache)
+    render_pages(catalog, memo=memo, workers=1 if "one" in start else 2)
+    # The head, each label's part and each plan entry's part.
+    assert len(memo.json_plans) == 1 + len(catalog.versions) + sum(len(v.plans) for v in catalog.versions)
+    assert len(memo.openapi_paths) == sum(e.path is not None for e in catalog.entries)
+    # The value test_one_value_edited_renders_as_fresh_and_reuses_the_rest flips under the last label: the cold
+    # render it is held to is the one that test made (ColdRenders), when this test runs after it, as it does.
+    _flip_one_value(folder, -1, 260)
+    made: list[object] = []
+    real = download_parts.to_yaml_plain
+    monkeypatch.setattr(download_parts, "to_yaml_plain", lambda *a, **k: made.append(a) or real(*a, **k))
+    warm = render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1)
+    assert len(made) == 2, "the head and the edited entry's path item"
+    assert warm == cold(folder, directory_urls=True)
+
+
 def _edit(docs: Docs, what: str) -> Docs:
     out = copy.deepcopy(docs)
     if what == "label name":
@@ -268,27 +294,3 @@ def test_catalog_json_from_parts_is_the_whole_text(tmp_path: Path) -> None:
         catalog = load_catalog(folder)
         parts = catalog_json_parts(catalog, memo, Digests(catalog, True))
         assert "".join(parts) == to_json(catalog_data(catalog)), edit
-
-
-@pytest.mark.parametrize("start", ["render in one process", "render in two processes"])
-def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, synths: Synths, cold: ColdRenders,
-                                                         monkeypatch: pytest.MonkeyPatch, start: str) -> None:
-    """After a keyed render, wherever its downloads were produced (this process, the forked child), the memo
-    holds each plan entry's part of catalog.json and each path item of openapi.yaml: one edited value then builds the
-    document's head and one path item, not all."""
-    from catalog_docs.site import download_parts
-
-    folder = synths.copy(tmp_path, 300)
-    memo, cache = PageMemo(), LoadCache()
-    render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1 if "one" in start else 2)
-    catalog = load_catalog(folder)
-    # The head, each label's part and each plan entry's part.
-    assert len(memo.json_plans) == 1 + len(catalog.versions) + sum(len(v.plans) for v in catalog.versions)
-    assert len(memo.openapi_paths) == sum(e.path is not None for e in catalog.entries)
-    _flip_one_value(folder, -1, 5)
-    made: list[object] = []
-    real = download_parts.to_yaml_plain
-    monkeypatch.setattr(download_parts, "to_yaml_plain", lambda *a, **k: made.append(a) or real(*a, **k))
-    warm = render_pages(load_catalog(folder, cache=cache), memo=memo, workers=1)
-    assert len(made) == 2, "the head and the edited entry's path item"
-    assert warm == cold(folder, directory_urls=True)
