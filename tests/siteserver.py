@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import io
 import mimetypes
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, BinaryIO, ClassVar
 
 # The platform's MIME table may lack some of these; a browser refuses module scripts, workers or
 # stylesheets served with the wrong type, so the types are fixed here.
@@ -31,6 +32,22 @@ _TYPES = {
 class _Handler(SimpleHTTPRequestHandler):
     extensions_map: ClassVar[dict[str, str]] = {**mimetypes.types_map, **_TYPES, "": "application/octet-stream"}
 
+    def __init__(self, *args: Any, built_for: str | None = None, **kwargs: Any) -> None:
+        self.built_for = built_for
+        """The address the site was built for (its site_url), or None: see `serve`."""
+        super().__init__(*args, **kwargs)  # handles the request: built_for is set first
+
+    def send_head(self) -> BinaryIO | None:
+        if self.built_for is None or self.path.split("?")[0] != "/sitemap.xml":
+            return super().send_head()
+        own = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        body = (Path(self.directory) / "sitemap.xml").read_bytes().replace(self.built_for.encode(), own.encode())
+        self.send_response(200)
+        self.send_header("Content-Type", _TYPES[".xml"])
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
     def log_message(self, format: str, *args: object) -> None:
         pass  # keep test output quiet; failures are reported by the tests themselves
 
@@ -43,9 +60,14 @@ class _Server(ThreadingHTTPServer):
 
 
 @contextmanager
-def serve(folder: Path) -> Iterator[str]:
-    """Serve folder over HTTP on 127.0.0.1 (a free port) in a background thread; yields the base URL."""
-    handler = functools.partial(_Handler, directory=str(folder))
+def serve(folder: Path, *, built_for: str | None = None) -> Iterator[str]:
+    """Serve folder over HTTP on 127.0.0.1 (a free port) in a background thread; yields the base URL.
+
+    `built_for`: the address the site was built for (its site_url). Its sitemap.xml is then served with that
+    address replaced by the served one, as a site deployed at its own address has it: the theme's instant
+    navigation takes over a click only on a link its sitemap lists at the page's own address (port included),
+    so without it every click in a test is a full load."""
+    handler = functools.partial(_Handler, directory=str(folder), built_for=built_for)
     server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name=f"site-server-{folder.name}", daemon=True)
     thread.start()
