@@ -8,6 +8,7 @@ site's own origin to a proxy address that accepts no connection (see `_refusing_
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 from collections.abc import Callable, Iterator
@@ -56,6 +57,16 @@ for screenshot files and test ids)."""
 
 BLOCKING = {"serious", "critical"}
 """The impacts of an axe-core violation that fail a page."""
+
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+"""The two screens the browser tests read the site on, as `new_visit` options: the desktop of issue 42 and a touch
+phone. Tests that ask for the same options share the pool's tabs."""
+SCHEMES = {"light": "default", "dark": "slate"}
+"""A colour scheme (the browser's preference, the theme's toggle) -> the Material scheme a page shows in it."""
+_SWITCHED = """scheme => document.body.dataset.mdColorScheme === scheme
+    && !document.body.hasAttribute('data-md-color-switching')"""
+"""The theme has shown `scheme` and finished switching to it."""
 
 
 def describe_violation(violation: dict[str, Any]) -> str:
@@ -149,6 +160,21 @@ class Visit:
         return ([f"console: {m}" for m in self.console_errors]
                 + [f"request to another origin: {u}" for u in self.foreign_requests]
                 + [f"failed request: {u}" for u in self.failed_requests])
+
+    def forget_problems(self) -> None:
+        """Start recording what goes wrong afresh (what went wrong so far was read, or reported elsewhere)."""
+        for recorded in (self.console_errors, self.failed_requests, self.foreign_requests):
+            recorded.clear()
+
+    def choose_scheme(self, scheme: str) -> None:
+        """Choose `scheme` ("light" or "dark") with the theme's toggle (a click on its label, without moving the
+        pointer or the focus there, as a load or a followed link leaves neither), and wait until the theme has
+        switched; a test reads the scheme shown (body's data-md-color-scheme). The choice is stored, as a
+        reader's is: the next page is shown in it."""
+        self.page.get_by_title(f"Switch to {scheme} mode").evaluate("label => label.click()")
+        with contextlib.suppress(PlaywrightError):
+            self.page.wait_for_function(_SWITCHED, arg=SCHEMES[scheme], timeout=5000)
+        self.settle()
 
     def close(self) -> None:
         """End the visit: its tab goes back to the pool with nothing of this visit left in it, or is closed."""

@@ -246,8 +246,7 @@ def inspected(chromium: Browser, hostile_site: Path, hostile_url: str, built_sit
             # compare form reads catalog.json) have drawn their tables by then.
             seen = v.open(path).evaluate(_INSPECT)
             seen["problems"] = v.problems()
-            for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
-                recorded.clear()
+            v.forget_problems()
             markup = built_site / path if path.endswith(".html") else built_site / path / "index.html"
             seen["plain_tables"] = (drawn[path] if path in drawn
                                     else plain.page.evaluate(_PARSED, markup.read_text(encoding="utf-8")))

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 import fixture_facts as ff
-from browsing import REFUSED, SCREENSHOTS, new_visit
+from browsing import DESKTOP, REFUSED, SCREENSHOTS, new_visit
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.downloads.export import export_text
 from download_fixtures import write_download_catalog
@@ -66,7 +66,7 @@ def _viewer(chromium: Browser, url: str, path: str, ready: str, shot: str, *,
     """A viewer's page loaded at 1280 x 900 in a cleared tab (the same tab for every view: the tab is given back
     when the block ends), until `ready` is on it: the page, the dialogs it opened and what went wrong while it loaded.
     Its screenshot is kept under test-artifacts/screenshots/ when what the block checks fails."""
-    visit = new_visit(chromium, url, viewport={"width": 1280, "height": 900})
+    visit = new_visit(chromium, url, **DESKTOP)
     try:
         dialogs: list[str] = []
         visit.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))

@@ -9,7 +9,6 @@ page type in a scheme where something is wrong with it is kept under test-artifa
 
 from __future__ import annotations
 
-import contextlib
 import re
 import threading
 from collections.abc import Iterator
@@ -19,15 +18,23 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from playwright.sync_api import Error as PlaywrightError
 
 import fixture_facts as ff
-from browsing import AXE, BLOCKING, PAGE_TYPES, REFUSED, SCREENSHOTS, Visit, describe_violation, new_visit
+from browsing import (
+    AXE,
+    BLOCKING,
+    DESKTOP,
+    PAGE_TYPES,
+    REFUSED,
+    SCHEMES,
+    SCREENSHOTS,
+    Visit,
+    describe_violation,
+    new_visit,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-SCHEMES = {"light": "default", "dark": "slate"}
-"""prefers-color-scheme as the browser reports it -> the Material scheme the page must then show."""
 
 REFUND_PATHS = [p for p in ff.PATHS if p and "refund" in p.lower()]
 REFUND_OPERATIONS = [f"operations/{ff.slug(p, ff.PATHS.index(p) + 1)}/" for p in REFUND_PATHS]
@@ -45,11 +52,6 @@ class Reading:
     """The serious and critical axe-core violations, one line each."""
     problems: list[str]
     """Console errors, failed requests and requests to another origin."""
-
-
-SWITCHED = """scheme => document.body.dataset.mdColorScheme === scheme
-    && !document.body.hasAttribute('data-md-color-switching')"""
-"""The theme has shown `scheme` and finished switching to it."""
 
 
 class PageTypes:
@@ -74,25 +76,15 @@ class PageTypes:
         loaded = schemes[list(PAGE_TYPES).index(page_type) % 2]
         other = next(scheme for scheme in schemes if scheme != loaded)
         v = self.tabs[loaded]
-        for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
-            recorded.clear()  # what went wrong on another page type was reported there
+        v.forget_problems()  # what went wrong on another page type was reported there
         page = v.open(PAGE_TYPES[page_type])
         page.add_script_tag(path=str(AXE))
         first = self._check(v, page_type, loaded)
-        self._switch(v, other)
+        v.choose_scheme(other)
         second = self._check(v, page_type, other)
-        self._switch(v, loaded)
+        v.choose_scheme(loaded)
         second.problems += v.problems()  # anything the switch back brought
         self.readings[(page_type, loaded)], self.readings[(page_type, other)] = first, second
-
-    @staticmethod
-    def _switch(v: Visit, scheme: str) -> None:
-        """Choose `scheme` with the theme's toggle (a click on its label, without moving the pointer or the focus
-        there, as a load leaves neither), and wait until the theme has switched."""
-        v.page.get_by_title(f"Switch to {scheme} mode").evaluate("label => label.click()")
-        with contextlib.suppress(PlaywrightError):  # the reading records the scheme shown
-            v.page.wait_for_function(SWITCHED, arg=SCHEMES[scheme], timeout=5000)
-        v.settle()
 
     @staticmethod
     def _check(v: Visit, page_type: str, scheme: str) -> Reading:
@@ -106,8 +98,7 @@ class PageTypes:
         reading = Reading(scheme=page.evaluate("document.body.dataset.mdColorScheme"), heading=heading,
                           blocking=[describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING],
                           problems=v.problems())
-        for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
-            recorded.clear()
+        v.forget_problems()
         if heading or reading.scheme != SCHEMES[scheme] or reading.blocking or reading.problems:
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=SCREENSHOTS / f"{page_type}-{scheme}.png", full_page=True)
@@ -117,7 +108,7 @@ class PageTypes:
 @pytest.fixture(scope="module")
 def page_types(chromium: Browser, site_url: str) -> Iterator[PageTypes]:
     """A tab per colour scheme at 1280 x 900, in which PageTypes reads the page types."""
-    tabs = {scheme: new_visit(chromium, site_url, color_scheme=scheme, viewport={"width": 1280, "height": 900})
+    tabs = {scheme: new_visit(chromium, site_url, color_scheme=scheme, **DESKTOP)
             for scheme in SCHEMES}
     yield PageTypes(tabs)
     for tab in tabs.values():

@@ -7,7 +7,6 @@ feed must give are known; the summaries are the compare stage's own (`formats.su
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import shutil
@@ -22,9 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 from playwright.sync_api import Browser
-from playwright.sync_api import Error as PlaywrightError
 
-from browsing import AXE, new_visit
+from browsing import AXE, SCHEMES, new_visit
 from catalog_docs.catalog.model import Catalog, label_slug
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Side, compare_sides, consecutive_pairs
@@ -384,13 +382,6 @@ def test_every_page_of_the_built_site_links_the_feed_in_its_head(built_site: Pat
     assert (built_site / "changelog" / "index.html").is_file()
 
 
-SCHEMES = {"light": "default", "dark": "slate"}
-"""prefers-color-scheme as the browser reports it -> the Material scheme the page must then show."""
-SWITCHED = """scheme => document.body.dataset.mdColorScheme === scheme
-    && !document.body.hasAttribute('data-md-color-switching')"""
-"""The theme has shown `scheme` and finished switching to it."""
-
-
 @pytest.fixture(scope="module")
 def changelog_readings(chromium: Browser, site_url: str) -> dict[str, tuple[str, int, list[str], list[str]]]:
     """{scheme: (the Material scheme shown, the article's h2 count, the serious and critical axe-core violations,
@@ -404,28 +395,20 @@ def changelog_readings(chromium: Browser, site_url: str) -> dict[str, tuple[str,
     # the light scheme (asserted on the page below), where asking for it by name needed a browser context of its own.
     visit = new_visit(chromium, site_url)
     readings: dict[str, tuple[str, int, list[str], list[str]]] = {}
-
-    def switch(scheme: str) -> None:
-        visit.page.get_by_title(f"Switch to {scheme} mode").evaluate("label => label.click()")
-        with contextlib.suppress(PlaywrightError):  # the reading records the scheme shown
-            visit.page.wait_for_function(SWITCHED, arg=SCHEMES[scheme], timeout=5000)
-        visit.settle()
-
     try:
         page = visit.open("changelog/")
         assert page.evaluate("matchMedia('(prefers-color-scheme: light)').matches"), "the tab does not prefer light"
         page.add_script_tag(path=str(AXE))
         for scheme in SCHEMES:
             if scheme != "light":
-                switch(scheme)
+                visit.choose_scheme(scheme)
             result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
             readings[scheme] = (page.evaluate("document.body.dataset.mdColorScheme"),
                                 page.locator("article h2").count(),
                                 [describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING],
                                 visit.problems())
-            for recorded in (visit.console_errors, visit.failed_requests, visit.foreign_requests):
-                recorded.clear()
-        switch("light")
+            visit.forget_problems()
+        visit.choose_scheme("light")
         readings["dark"][3].extend(visit.problems())  # anything the switch back brought
     finally:
         visit.close()

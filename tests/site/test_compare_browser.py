@@ -187,8 +187,7 @@ def phone_pages(chromium: Browser, fake_site: str) -> dict[str, dict]:
             page.screenshot(path=str(SCREENSHOTS / f"phone-{shot}.png"), full_page=True)
             seen["sideways"] = _no_sideways_scroll(page)
             seen["problems"] = phone.problems()
-            for recorded in (phone.console_errors, phone.failed_requests, phone.foreign_requests):
-                recorded.clear()
+            phone.forget_problems()
             found[path] = seen
     finally:
         phone.close()

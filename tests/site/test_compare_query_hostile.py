@@ -69,8 +69,8 @@ def visit(tab: tuple[Visit, list[str]]) -> Iterator[Visit]:
     v, dialogs = tab
     yield v
     opened, problems = list(dialogs), v.problems()
-    for recorded in (dialogs, v.console_errors, v.failed_requests, v.foreign_requests):
-        recorded.clear()
+    dialogs.clear()
+    v.forget_problems()
     assert not opened, opened
     assert not problems, "\n".join(problems)
 

@@ -4,25 +4,23 @@ must: the address keeps the change's id, its row is marked and on screen, at 128
 
 The other browser tests serve the fixture site at an address its sitemap does not name (a free port), where the
 theme leaves every click to the browser as a full load; here the sitemap names the served address
-(siteserver.serve's `built_for`).
+(siteserver.serve's `deployed`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
 
-from browsing import new_visit
+from browsing import DESKTOP, PHONE, new_visit
 from siteserver import serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-SCREENS = {"desktop": {"viewport": {"width": 1280, "height": 900}},
-           "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}}
+SCREENS = {"desktop": DESKTOP, "phone": PHONE}
 OPERATION = "operations/fakeRefundSend/"
 LINGER_MS = 1500
 """How long the landed page is watched before it is read: the theme's scroll handlers have had their turn (its
@@ -41,15 +39,10 @@ LANDED = """id => {
 }"""
 
 
-def built_for(site: Path) -> str:
-    """The address the site was built for: the shortest address its sitemap lists (the home page's)."""
-    return min(re.findall(r"<loc>([^<]+)</loc>", (site / "sitemap.xml").read_text(encoding="utf-8")), key=len)
-
-
 @pytest.fixture(scope="module")
 def deployed(built_site: Path) -> Iterator[str]:
     """The fixture site served with its sitemap naming the served address."""
-    with serve(built_site, built_for=built_for(built_site)) as base:
+    with serve(built_site, deployed=True) as base:
         yield base
 
 

@@ -7,23 +7,18 @@ something is wrong with it is kept under test-artifacts/screenshots/.
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
 from playwright.sync_api import Browser
-from playwright.sync_api import Error as PlaywrightError
 
 import fixture_facts as ff
-from browsing import PAGE_TYPES, SCREENSHOTS, Visit, new_visit
+from browsing import DESKTOP, PAGE_TYPES, PHONE, SCHEMES, SCREENSHOTS, Visit, new_visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-PHONE = {"width": 390, "height": 844}
-WIDE = {"width": 1280, "height": 900}
+PHONE_SIZE = PHONE["viewport"]
+WIDE_SIZE = DESKTOP["viewport"]
 """The desktop of issue 42, where every table fits."""
 PAGES = {**PAGE_TYPES, "versions-index": "versions/", "plans-index": "plans/", "legend": "legend/"}
-SCHEMES = {"light": "default", "dark": "slate"}
-"""A colour scheme -> the Material scheme the page shows in it."""
 VALUE_PAGES = {"operations-index", "operation", "version", "plan", "compare", "matrix"}
 """The page types that show lock values in tables."""
 
@@ -78,7 +73,7 @@ def wide_pages(chromium: Browser, site_url: str) -> dict[str, dict]:
     """Every page measured at 1280 px, once (the phone tests compare both of their schemes with it), and the home
     page's first content link's underline. The tab loads the home page and goes from page to page as a reader
     following links does (the theme's instant navigation: tests/browsing.py `Visit.follow`)."""
-    wide = new_visit(chromium, site_url, viewport=WIDE)
+    wide = new_visit(chromium, site_url, **DESKTOP)
     try:
         measured = {}
         for name, path in PAGES.items():
@@ -115,21 +110,6 @@ _FIRST_CARD = """() => {
 }"""
 
 
-_SWITCHED = """scheme => document.body.dataset.mdColorScheme === scheme
-    && !document.body.hasAttribute('data-md-color-switching')"""
-"""The theme has shown `scheme` and finished switching to it."""
-
-
-def _switch(visit: Visit, scheme: str) -> None:
-    """Choose `scheme` with the theme's toggle (a click on its label, without moving the pointer or the focus there,
-    as following a link leaves neither), and wait until the theme has switched (the measurement records the scheme
-    shown). The choice is stored, as a reader's is: the next page is reached in it."""
-    visit.page.get_by_title(f"Switch to {scheme} mode").evaluate("label => label.click()")
-    with contextlib.suppress(PlaywrightError):
-        visit.page.wait_for_function(_SWITCHED, arg=SCHEMES[scheme], timeout=5000)
-    visit.settle()
-
-
 def _off_screen(seen: dict) -> list[dict]:
     return [m for m in seen["marks"] if m["left"] < -0.5 or m["right"] > seen["width"] + 0.5]
 
@@ -153,8 +133,7 @@ def _measure_phone(phone: Visit, name: str, scheme: str, broad: dict) -> dict:
     if scheme == "light" and name == "matrix":
         seen["card"] = page.evaluate(_FIRST_CARD)
     seen["problems"] = phone.problems()
-    for recorded in (phone.console_errors, phone.failed_requests, phone.foreign_requests):
-        recorded.clear()
+    phone.forget_problems()
     if _wrong(seen, broad, scheme):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=SCREENSHOTS / f"phone-{name}-{scheme}.png", full_page=True)
@@ -173,7 +152,7 @@ def phone_pages(chromium: Browser, site_url: str, wide_pages: dict[str, dict]) -
     found: dict[str, dict[str, dict]] = {scheme: {} for scheme in SCHEMES}
     # The browser prefers the light scheme (Playwright's default): the tab's options are the other phone tests', whose
     # tab it can be.
-    phone = new_visit(chromium, site_url, viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = new_visit(chromium, site_url, **PHONE)
     try:
         shown, other = "light", "dark"
         for at, (name, path) in enumerate(PAGES.items()):
@@ -182,11 +161,11 @@ def phone_pages(chromium: Browser, site_url: str, wide_pages: dict[str, dict]) -
             else:
                 phone.open(path)
             found[shown][name] = _measure_phone(phone, name, shown, wide_pages[name])
-            _switch(phone, other)
+            phone.choose_scheme(other)
             found[other][name] = _measure_phone(phone, name, other, wide_pages[name])
             shown, other = other, shown
         if shown != "light":
-            _switch(phone, "light")  # what goes wrong in the switch counts as the loaded matrix's
+            phone.choose_scheme("light")  # what goes wrong in the switch counts as the loaded matrix's
         loaded = phone.open(PAGES["matrix"]).evaluate(_MEASURE)
         found["light"]["matrix"]["loaded"] = {**loaded, "problems": phone.problems()}
     finally:
@@ -245,13 +224,13 @@ def test_a_page_reached_by_a_link_is_drawn_as_when_loaded(phone_pages: dict[str,
 
 
 def test_cards_turn_back_into_a_table_when_the_screen_widens(chromium: Browser, site_url: str) -> None:
-    visit = new_visit(chromium, site_url, viewport=WIDE)  # the tab the 1280 px pages were measured in
+    visit = new_visit(chromium, site_url, **DESKTOP)  # the tab the 1280 px pages were measured in
     try:
-        visit.page.set_viewport_size(PHONE)  # before the load: the page is loaded at 390 px
+        visit.page.set_viewport_size(PHONE_SIZE)  # before the load: the page is loaded at 390 px
         page = visit.open(PAGES["matrix"])
         assert page.locator("article table.catalog-cards").count() == 1
         assert page.locator("article table.catalog-cards [data-col]").count() > 0
-        page.set_viewport_size(WIDE)
+        page.set_viewport_size(WIDE_SIZE)
         page.wait_for_function("!document.querySelector('article table.catalog-cards')")
         assert page.locator("article table[role]").count() == 0
         assert page.evaluate("getComputedStyle(document.querySelector('article table')).display") == "table"

@@ -13,12 +13,12 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from browsing import PAGE_TYPES, SCREENSHOTS, new_visit
+from browsing import PHONE as PHONE_TAB
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 TABLET = {"width": 645, "height": 1000}
-PHONE = {"width": 390, "height": 844}
-PHONE_TAB: dict[str, object] = {"viewport": PHONE, "is_mobile": True, "has_touch": True}
+PHONE = PHONE_TAB["viewport"]
 """A touch phone's tab (every test here takes the same one from the pool): the tablet tests load their page in it
 at 645 px, as a tablet is a touch device too."""
 
@@ -54,8 +54,7 @@ def tablet_probes(chromium: Browser, phone_url: str) -> dict[str, dict]:
             page = v.follow(PAGE_TYPES[page_type]) if found else v.open(PAGE_TYPES[page_type])
             table = page.locator("article .catalog-table table").first
             found[page_type] = {"probe": table.evaluate(_PROBE), "problems": v.problems()}
-            for recorded in (v.console_errors, v.failed_requests, v.foreign_requests):
-                recorded.clear()
+            v.forget_problems()
     finally:
         v.close()
     return found

@@ -17,12 +17,11 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 import fixture_facts as ff
-from browsing import new_visit
+from browsing import DESKTOP, PHONE, new_visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-SCREENS = {"desktop": {"viewport": {"width": 1280, "height": 900}},
-           "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}}
+SCREENS = {"desktop": DESKTOP, "phone": PHONE}
 
 MAX_CLICKS = 2
 

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from browsing import new_visit
+from browsing import DESKTOP, PHONE, new_visit
 from catalog_docs.authoring.synth import SynthSpec, synth_files
 from sitebuild import ROOT, build, copy_project, shared_build
 from siteserver import serve
@@ -45,7 +45,7 @@ def _search(page: Page, query: str) -> list[str]:
 
 def _results(browser: Browser, base: str, queries: list[str]) -> dict[str, list[str]]:
     """Each query's result links, typed one after the other into the search of one loaded home page."""
-    visit = new_visit(browser, base, viewport={"width": 1280, "height": 900})
+    visit = new_visit(browser, base, **DESKTOP)
     try:
         page = visit.open("")  # one load: each query replaces the one before in the same search box
         results = {query: _search(page, query) for query in queries}
@@ -137,7 +137,7 @@ _ON_SCREEN = """selector => {
 
 
 def test_the_search_works_on_a_390_px_phone(chromium: Browser, site_url: str) -> None:
-    visit = new_visit(chromium, site_url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    visit = new_visit(chromium, site_url, **PHONE)
     try:
         page = visit.open("")
         page.locator("label.md-header__button[for='__search']").click()

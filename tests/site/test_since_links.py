@@ -75,8 +75,7 @@ def reader(chromium: Browser, site_url: str) -> Iterator[Visit]:
 @pytest.mark.parametrize(("kind", "name", "page"), [p for p in _pages() if _expected(p[0], p[1])])
 def test_following_the_link_opens_the_comparison_on_that_pair(reader: Visit, built_site: Path, kind: str, name: str,
                                                               page: str) -> None:
-    for recorded in (reader.console_errors, reader.failed_requests, reader.foreign_requests):
-        recorded.clear()  # what went wrong in another case was reported there
+    reader.forget_problems()  # what went wrong in another case was reported there
     for a, b, href in _since_links(built_site, page):
         shown = reader.page.url.startswith(reader.base)
         browser = reader.follow(page + "/") if shown else reader.open(page + "/")

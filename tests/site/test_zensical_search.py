@@ -23,15 +23,14 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 import fixture_facts as ff
-from browsing import new_visit
+from browsing import DESKTOP, PHONE, new_visit
 from fixture_facts import FIXTURE_CATALOG
 from sitebuild import ROOT, shared_build
 from siteserver import serve
 
 pytestmark = pytest.mark.site
 
-VIEWPORTS = {"wide": {"viewport": {"width": 1280, "height": 900}},
-             "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}}
+VIEWPORTS = {"wide": DESKTOP, "phone": PHONE}
 
 
 @pytest.fixture(scope="module")
@@ -163,7 +162,7 @@ def test_zensical_looks_as_material_does(chromium: Browser, site_url: str,
     looks = []
     with serve(site) as zensical:
         for base in (site_url, zensical):
-            visit = new_visit(chromium, base, viewport={"width": 1280, "height": 900})
+            visit = new_visit(chromium, base, **DESKTOP)
             try:
                 looks.append(_look(visit.open("operations/fakeRefundSend/")))
             finally:
