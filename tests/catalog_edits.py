@@ -29,26 +29,37 @@ _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 same text as yaml.safe_load and yaml.safe_dump, for less processor time (the property tests write thousands)."""
 
 
+def load_doc(path: Path) -> Any:
+    """One catalogue file's document."""
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+
+
+def dump_doc(doc: Any) -> bytes:
+    """One catalogue file's bytes, as write_docs writes it."""
+    return yaml.dump(doc, Dumper=_DUMPER, sort_keys=False, allow_unicode=True).encode("utf-8")
+
+
+def version_file(label: str) -> str:
+    """The name of a label's file in versions/, as write_docs names it."""
+    return f"{label.replace(' ', '-')}.yaml"
+
+
 def read_docs(folder: Path) -> Docs:
-    def load(name: str) -> Any:
-        return yaml.load((folder / name).read_text(encoding="utf-8"), Loader=_LOADER)
     versions = {}
     for f in sorted((folder / "versions").glob("*.yaml")):
-        doc = yaml.load(f.read_text(encoding="utf-8"), Loader=_LOADER)
+        doc = load_doc(f)
         versions[doc["label"]] = doc
-    return {"service": load("service.yaml"), "listing": load("listing.yaml"), "register": load("not-shown.yaml"),
-            "versions": versions}
+    return {"service": load_doc(folder / "service.yaml"), "listing": load_doc(folder / "listing.yaml"),
+            "register": load_doc(folder / "not-shown.yaml"), "versions": versions}
 
 
 def docs_files(docs: Docs) -> dict[tuple[str, ...], bytes]:
     """The files write_docs writes, in memory: each one's name components below the catalogue folder, and its
     bytes."""
-    def dump(doc: Any) -> bytes:
-        return yaml.dump(doc, Dumper=_DUMPER, sort_keys=False, allow_unicode=True).encode("utf-8")
-    files = {("service.yaml",): dump(docs["service"]), ("listing.yaml",): dump(docs["listing"]),
-             ("not-shown.yaml",): dump(docs["register"])}
+    files = {("service.yaml",): dump_doc(docs["service"]), ("listing.yaml",): dump_doc(docs["listing"]),
+             ("not-shown.yaml",): dump_doc(docs["register"])}
     for label in docs["service"]["version_labels"]:
-        files["versions", f"{label.replace(' ', '-')}.yaml"] = dump(docs["versions"][label])
+        files["versions", version_file(label)] = dump_doc(docs["versions"][label])
     return files
 
 

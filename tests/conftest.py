@@ -6,6 +6,7 @@ never from the real one: an edit of catalog/ must fail only `catalog-docs check`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import material.templates  # noqa: F401 - sets NO_MKDOCS_2_WARNING at import: once, before any test (tests/guards.py)
@@ -50,6 +51,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     together and in their order (the sort is stable)."""
     long_files = {item.path for item in items if any(item.get_closest_marker(kind) for kind in LONG_KINDS)}
     items.sort(key=lambda item: item.path not in long_files)
+
+
+@pytest.fixture(scope="module")
+def one_argument_parser() -> Iterator[None]:
+    """For a module that runs cli.main in process hundreds of times (`pytestmark =
+    pytest.mark.usefixtures("one_argument_parser")`): cli.main builds its argument parser on every call, which costs
+    more than refusing a revision or checking a small catalogue; here every call parses with one parser, built once
+    (argparse keeps no state from one parse to the next), and cli.build_parser is put back after the module.
+    Everything else cli.main does still runs each time."""
+    from catalog_docs import cli
+
+    parser = cli.build_parser()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cli, "build_parser", lambda: parser)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -126,6 +128,17 @@ def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, catalog: P
             assert "WARNING" not in result.stdout + result.stderr, result.stdout + result.stderr
             done.touch()
     return project / "site"
+
+
+def tree_entries(folder: str, rel: str = "") -> Iterator[tuple[str, str, os.stat_result]]:
+    """Every entry under `folder`, links not followed, a folder before the entries in it: its path under `folder`
+    (`rel` and '/' between names), its path, its lstat. os.scandir's listing: the tests' snapshots of whole trees."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            st_ = entry.stat(follow_symlinks=False)
+            yield rel + entry.name, entry.path, st_
+            if stat.S_ISDIR(st_.st_mode):
+                yield from tree_entries(entry.path, rel + entry.name + "/")
 
 
 def cli_here(argv: list[str], project: Path, capsys: pytest.CaptureFixture[str], time_limit: float,

@@ -14,7 +14,6 @@ import signal
 import socket
 import tempfile
 import unicodedata
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,18 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "tests" / "fixture-catalog"  # fake names; the real catalogue is guarded by check and source facts
 FILES = {str(p.relative_to(CATALOG)): p.read_bytes() for p in sorted(CATALOG.rglob("*.yaml"))}
 
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _one_parser() -> Iterator[None]:
-    """cli.main builds its argument parser on every call, which costs more than the `check` of a small catalogue;
-    the few hundred runs of `check` here parse their arguments with one parser, built once (argparse keeps no state
-    from one parse to the next). Everything else cli.main does still runs each time."""
-    parser = cli.build_parser()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cli, "build_parser", lambda: parser)
-        yield
-
+pytestmark = pytest.mark.usefixtures("one_argument_parser")  # a few hundred runs of `check` in process
 
 _YAML_SYNTAX = ":-?[]{},#&*!|>'\"%@`~<=\\/ \t\n."
 _yamlish = st.text(alphabet=st.sampled_from(list(_YAML_SYNTAX)) | st.characters(codec="utf-8"), max_size=24)

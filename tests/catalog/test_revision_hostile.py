@@ -32,6 +32,8 @@ from catalog_docs.catalog.files import MAX_BYTES
 from catalog_docs.escape import for_terminal
 from fake_catalogs import FAKE_SPECS, write_catalog
 
+pytestmark = pytest.mark.usefixtures("one_argument_parser")  # a hundred and more runs of `diff --against` in process
+
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "Fake Tester", "GIT_AUTHOR_EMAIL": "fake@example.invalid",
            "GIT_COMMITTER_NAME": "Fake Tester", "GIT_COMMITTER_EMAIL": "fake@example.invalid",
            "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
@@ -154,17 +156,6 @@ class Sandbox:
 
         walk(str(self.root), "", self.root.name == ".git")
         return seen
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _one_parser() -> Iterator[None]:
-    """cli.main builds its argument parser on every call, a good part of what refusing a revision costs in this
-    process; the hundred and more runs of `diff --against` here parse their arguments with one parser, built once
-    (argparse keeps no state from one parse to the next). Everything else cli.main does still runs each time."""
-    parser = cli.build_parser()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cli, "build_parser", lambda: parser)
-        yield
 
 
 @pytest.fixture(scope="module")

@@ -43,7 +43,7 @@ from catalog_docs.escape import for_terminal
 from catalog_docs.site.handwritten import DocsRefused, HandWritten, hand_written
 from catalog_docs.site.plugin import CatalogDocsPlugin
 from catalog_docs.site.watch import engine_files
-from sitebuild import BIN, cli_here, copy_env, copy_project
+from sitebuild import BIN, cli_here, copy_env, copy_project, tree_entries
 
 TIME_LIMIT_S = 60.0
 """Each command, on a loaded two-core machine; a hang (a pipe read, a link loop walked) would never end."""
@@ -219,30 +219,19 @@ def snapshot(root: Path) -> dict[str, tuple[object, ...]]:
     out: dict[str, tuple[object, ...]] = {}
     top = os.lstat(root)
     out["."] = ("link", str(root.readlink())) if stat.S_ISLNK(top.st_mode) else (stat.S_IFMT(top.st_mode),)
-    if stat.S_ISDIR(top.st_mode):
-        _list_into(out, os.fspath(root), "")
-    return out
-
-
-def _list_into(out: dict[str, tuple[object, ...]], folder: str, rel: str) -> None:
-    """Each entry of `folder` as `snapshot` has it, by its path under the root (`rel`: the folder's, with a
-    slash), and those of the folders in it (links are not followed): os.scandir's listing, a Path made only to
-    read a file or a link."""
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            key = rel + entry.name
-            st_ = entry.stat(follow_symlinks=False)
-            if stat.S_ISLNK(st_.st_mode):
-                out[key] = ("link", str(Path(entry.path).readlink()))
-            elif stat.S_ISREG(st_.st_mode):
-                if st_.st_size <= 1024**2:
-                    out[key] = ("file", hashlib.sha256(Path(entry.path).read_bytes()).hexdigest())
-                else:
-                    out[key] = ("file", (st_.st_size, st_.st_blocks, st_.st_ino, st_.st_mtime_ns))
+    if not stat.S_ISDIR(top.st_mode):
+        return out
+    for key, path, st_ in tree_entries(os.fspath(root)):
+        if stat.S_ISLNK(st_.st_mode):
+            out[key] = ("link", str(Path(path).readlink()))
+        elif stat.S_ISREG(st_.st_mode):
+            if st_.st_size <= 1024**2:
+                out[key] = ("file", hashlib.sha256(Path(path).read_bytes()).hexdigest())
             else:
-                out[key] = (stat.S_IFMT(st_.st_mode), st_.st_ino, st_.st_mtime_ns)
-                if stat.S_ISDIR(st_.st_mode):
-                    _list_into(out, entry.path, key + "/")
+                out[key] = ("file", (st_.st_size, st_.st_blocks, st_.st_ino, st_.st_mtime_ns))
+        else:
+            out[key] = (stat.S_IFMT(st_.st_mode), st_.st_ino, st_.st_mtime_ns)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

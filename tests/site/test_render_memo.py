@@ -17,7 +17,6 @@ from collections import OrderedDict
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,12 +24,10 @@ from catalog_docs.authoring.synth import SynthSpec, synth_files
 from catalog_docs.catalog.validate import LoadCache, load_catalog
 from catalog_docs.site import pages
 from catalog_docs.site.render import PageMemo, render_pages
-from catalog_edits import Docs, edited, read_docs, write_docs
+from catalog_edits import Docs, dump_doc, edited, load_doc, read_docs, version_file, write_docs
 from fixture_facts import FIXTURE_CATALOG
 
 BASE: Docs = read_docs(FIXTURE_CATALOG)
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 class ColdRenders:
@@ -127,14 +124,13 @@ def test_a_line_added_above_the_listing_rerenders_the_operation_pages_alone(tmp_
 
 def _flip_one_value(folder: Path, label_index: int, entry_index: int) -> str:
     """Flip one value of the label's first plan entry. Only that label's file is parsed and written again, in the
-    layout write_docs writes (as catalog_edits.docs_files dumps it), so no other file and no line moves."""
-    labels = yaml.load((folder / "service.yaml").read_text(encoding="utf-8"), Loader=_LOADER)["version_labels"]
-    path = folder / "versions" / f"{labels[label_index].replace(' ', '-')}.yaml"
-    version = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+    layout write_docs writes, so no other file and no line moves."""
+    path = folder / "versions" / version_file(load_doc(folder / "service.yaml")["version_labels"][label_index])
+    version = load_doc(path)
     values = next(iter(version["plans"].values()))["values"]
     key = list(values)[entry_index]
     values[key] = "close" if values[key] == "unlimited" else "unlimited"
-    path.write_bytes(yaml.dump(version, Dumper=_DUMPER, sort_keys=False, allow_unicode=True).encode("utf-8"))
+    path.write_bytes(dump_doc(version))
     return key
 
 

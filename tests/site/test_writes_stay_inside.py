@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 import fixture_facts as ff
 from catalog_docs.writing import MARK, MARK_TEXT, WriteRefused, prepare_site_dir
-from sitebuild import BIN, cli_here, copy_env, copy_project
+from sitebuild import BIN, cli_here, copy_env, copy_project, tree_entries
 
 pytestmark = pytest.mark.site
 
@@ -95,26 +95,16 @@ def snapshot(root: Path) -> dict[str, tuple[object, ...]]:
     """Every entry under `root`, links not followed: a folder as such (its time aside: a folder the tool made in its
     own folder changes the time of the one it is in), a file by its bytes, a link by its target, others by kind."""
     out: dict[str, tuple[object, ...]] = {}
-    _list_into(out, os.fspath(root), "")
+    for key, path, st_ in tree_entries(os.fspath(root)):
+        if stat.S_ISLNK(st_.st_mode):
+            out[key] = ("link", str(Path(path).readlink()))
+        elif stat.S_ISDIR(st_.st_mode):
+            out[key] = ("folder",)
+        elif stat.S_ISREG(st_.st_mode):
+            out[key] = ("file", Path(path).read_bytes())
+        else:
+            out[key] = (stat.S_IFMT(st_.st_mode),)
     return out
-
-
-def _list_into(out: dict[str, tuple[object, ...]], folder: str, rel: str) -> None:
-    """Each entry of `folder` as `snapshot` has it, by its path under the root (`rel`: the folder's, with a
-    slash), and those of the folders in it: os.scandir's listing, a Path made only to read a file or a link."""
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            key = rel + entry.name
-            mode = entry.stat(follow_symlinks=False).st_mode
-            if stat.S_ISLNK(mode):
-                out[key] = ("link", str(Path(entry.path).readlink()))
-            elif stat.S_ISDIR(mode):
-                out[key] = ("folder",)
-                _list_into(out, entry.path, key + "/")
-            elif stat.S_ISREG(mode):
-                out[key] = ("file", Path(entry.path).read_bytes())
-            else:
-                out[key] = (stat.S_IFMT(mode),)
 
 
 def _free(before: dict[str, tuple[object, ...]], own: str, leaf_file: bool) -> bool:
