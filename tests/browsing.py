@@ -135,6 +135,11 @@ class Visit:
         assert self.page.url.split("#")[0] == self.base + path, f"{path}: the tab shows {self.page.url}"
         return self.page
 
+    def reach(self, path: str) -> Page:
+        """Go to a page of the site as a reader does: by following a link to it (`follow`) when the tab shows a page
+        of the site, else by loading it (`open`)."""
+        return self.follow(path) if self.page.url.startswith(self.base) else self.open(path)
+
     def settle(self) -> None:
         """Wait until no request of the page is in flight, twice in a row SETTLE_MS apart: what the page's
         scripts fetch at load (the search index, moved.json...) has arrived and been recorded.

@@ -176,7 +176,7 @@ def phone_pages(chromium: Browser, fake_site: str) -> dict[str, dict]:
     phone = new_visit(chromium, fake_site, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     try:
         for path in [*PHONE_PATHS, ANY_PAIR]:
-            page = phone.follow(path) if found else phone.open(path)
+            page = phone.reach(path)
             seen: dict = {}
             if path == ANY_PAIR:
                 result_title(page)

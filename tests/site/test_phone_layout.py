@@ -77,7 +77,7 @@ def wide_pages(chromium: Browser, site_url: str) -> dict[str, dict]:
     try:
         measured = {}
         for name, path in PAGES.items():
-            page = wide.follow(path) if measured else wide.open(path)
+            page = wide.reach(path)
             measured[name] = page.evaluate(_MEASURE)
             if name == "home":
                 measured[name]["underline"] = page.evaluate(_UNDERLINE)
@@ -155,11 +155,8 @@ def phone_pages(chromium: Browser, site_url: str, wide_pages: dict[str, dict]) -
     phone = new_visit(chromium, site_url, **PHONE)
     try:
         shown, other = "light", "dark"
-        for at, (name, path) in enumerate(PAGES.items()):
-            if at:
-                phone.follow(path)
-            else:
-                phone.open(path)
+        for name, path in PAGES.items():
+            phone.reach(path)
             found[shown][name] = _measure_phone(phone, name, shown, wide_pages[name])
             phone.choose_scheme(other)
             found[other][name] = _measure_phone(phone, name, other, wide_pages[name])

@@ -51,7 +51,7 @@ def tablet_probes(chromium: Browser, phone_url: str) -> dict[str, dict]:
     try:
         v.page.set_viewport_size(TABLET)  # before the load: the page is loaded at 645 px (clearing puts 390 back)
         for page_type in TABLET_PAGES:
-            page = v.follow(PAGE_TYPES[page_type]) if found else v.open(PAGE_TYPES[page_type])
+            page = v.reach(PAGE_TYPES[page_type])
             table = page.locator("article .catalog-table table").first
             found[page_type] = {"probe": table.evaluate(_PROBE), "problems": v.problems()}
             v.forget_problems()
@@ -232,7 +232,7 @@ def test_every_table_of_every_page_fits_a_phone_with_its_folds_open(chromium: Br
     try:
         for rel in pages:
             path = "" if rel == "." else rel + "/"
-            page = visit.follow(path) if rel != pages[0] else visit.open(path)
+            page = visit.reach(path)
             _open_folds(page)
             found = _measure(page, path, names, problems)
             tables, marks = tables + found["tables"], marks + found["marks"]

@@ -77,8 +77,7 @@ def test_following_the_link_opens_the_comparison_on_that_pair(reader: Visit, bui
                                                               page: str) -> None:
     reader.forget_problems()  # what went wrong in another case was reported there
     for a, b, href in _since_links(built_site, page):
-        shown = reader.page.url.startswith(reader.base)
-        browser = reader.follow(page + "/") if shown else reader.open(page + "/")
+        browser = reader.reach(page + "/")
         target = urljoin(reader.base + page + "/", href)
         # The theme's instant navigation writes the page's links as absolute URLs once it has loaded.
         browser.locator(f'article a:is([href="{href}"], [href="{target}"])').first.click()
