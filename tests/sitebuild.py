@@ -130,6 +130,11 @@ def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, catalog: P
     return project / "site"
 
 
+def files_under(root: Path) -> dict[str, bytes]:
+    """Every file under `root`, by its path there, with its bytes: a tree compared before and after a command."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
 def tree_entries(folder: str, rel: str = "") -> Iterator[tuple[str, str, os.stat_result]]:
     """Every entry under `folder`, links not followed, a folder before the entries in it: its path under `folder`
     (`rel` and '/' between names), its path, its lstat. os.scandir's listing: the tests' snapshots of whole trees."""

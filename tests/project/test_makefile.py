@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from catalog_docs.devtools.portcheck import port_problem
-from sitebuild import borrow_venv, tracked_docs
+from sitebuild import borrow_venv, tracked_docs, tree_entries
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("make") is None or shutil.which("git") is None,
@@ -81,7 +82,9 @@ def test_clean_refuses_a_committed_link_to_the_checkouts_parent_and_deletes_noth
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() if p.is_file() else b"/" for p in folder.rglob("*")}
+    """Every entry under `folder`, links not followed: a file by its bytes, anything else as "/"."""
+    return {rel: Path(path).read_bytes() if stat.S_ISREG(st_.st_mode) else b"/"
+            for rel, path, st_ in tree_entries(str(folder))}
 
 
 @pytest.mark.parametrize(("target", "link"), [

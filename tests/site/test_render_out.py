@@ -15,15 +15,12 @@ from catalog_docs.site.pages import site_files
 from catalog_docs.site.twins import split_twins
 from catalog_docs.writing import MARK, MARK_TEXT
 from fixture_facts import FIXTURE_CATALOG
+from sitebuild import files_under
 
 
 def _render(capsys: pytest.CaptureFixture[str], out: Path, *more: str) -> tuple[int, str]:
     code = cli.main(["render", "--catalog", str(FIXTURE_CATALOG), "--out", str(out), *more])
     return code, capsys.readouterr().err
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +38,7 @@ def test_a_new_or_empty_folder_gets_exactly_the_pages(capsys: pytest.CaptureFixt
         out.mkdir()
     code, err = _render(capsys, out)
     assert code == 0, err
-    assert _tree(out) == pages
+    assert files_under(out) == pages
     assert sorted(p.name for p in out.parent.iterdir()) == ["pages"], "no staging folder is left"
 
 
@@ -58,7 +55,7 @@ def test_a_folder_that_is_not_empty_is_refused_in_one_line(capsys: pytest.Captur
     assert code == 2 and err == (f"catalog-docs: error: {out} was not written by render --out (it has no {MARK}): "
                                  "--replace replaces only an empty folder or one render --out wrote (nothing was "
                                  "written)\n")
-    assert _tree(out) == {"mine.md": b"# mine\n"}
+    assert files_under(out) == {"mine.md": b"# mine\n"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pages"]
 
 
@@ -75,8 +72,8 @@ def test_replace_swaps_the_folder_and_never_follows_a_link_in_it(capsys: pytest.
     (out / "old.md").write_text("old\n", encoding="utf-8")
     code, err = _render(capsys, out, "--replace")
     assert code == 0, err
-    assert _tree(out) == pages and not any(p.is_symlink() for p in out.rglob("*"))
-    assert _tree(outside) == {"deep/keep.md": b"keep\n"}
+    assert files_under(out) == pages and not any(p.is_symlink() for p in out.rglob("*"))
+    assert files_under(outside) == {"deep/keep.md": b"keep\n"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["outside", "pages"], "nothing is left beside it"
 
 
@@ -95,7 +92,7 @@ def test_a_link_or_a_file_at_the_folder_is_refused(capsys: pytest.CaptureFixture
     code, err = _render(capsys, out, *(["--replace"] if replace else []))
     assert code == 2 and err.count("\n") == 1 and "nothing was written" in err
     assert ("is a symbolic link" in err) == (kind != "file")
-    assert _tree(target) == {"keep.md": b"keep\n"} and not (tmp_path / "missing").exists()
+    assert files_under(target) == {"keep.md": b"keep\n"} and not (tmp_path / "missing").exists()
     assert out.is_symlink() or out.read_text(encoding="utf-8") == "a file\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pages", "target"]
 

@@ -26,7 +26,7 @@ from catalog_docs.site.handwritten import refuse_collisions
 from catalog_docs.site.pages import site_files
 from fixture_facts import FIXTURE_CATALOG
 from htmltree import Node, parse, table_rows
-from sitebuild import ROOT, build, copy_project
+from sitebuild import ROOT, build, copy_project, files_under
 
 # --- (a) catalogue text is never live ---------------------------------------------------------------------
 
@@ -230,10 +230,6 @@ def test_injected_text_shows_literally_where_it_belongs(injected_site: tuple[Pat
 # --- (b) a failing render changes nothing ----------------------------------------------------------------
 
 
-def snapshot_tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
 @pytest.fixture(scope="module")
 def built_project(built_site: Path) -> Path:
     """The shared fixture site's project (each test works on a copy of it)."""
@@ -262,7 +258,7 @@ def test_a_catalogue_with_errors_leaves_docs_and_site_as_they_were(built_project
                                                                    command: str) -> None:
     project = tmp_path / "project"
     shutil.copytree(built_project, project)
-    docs_before, site_before = snapshot_tree(project / "docs"), snapshot_tree(project / "site")
+    docs_before, site_before = files_under(project / "docs"), files_under(project / "site")
     assert "index.html" in site_before
     where = _break_catalogue(project)
     if command == "catalog-docs render --out":
@@ -283,8 +279,8 @@ def test_a_catalogue_with_errors_leaves_docs_and_site_as_they_were(built_project
     assert where in stderr and "listing.yaml:" in stderr, stderr
     assert "2 errors" in stderr, stderr
     assert "Traceback" not in stderr
-    assert snapshot_tree(project / "docs") == docs_before
-    assert snapshot_tree(project / "site") == site_before
+    assert files_under(project / "docs") == docs_before
+    assert files_under(project / "site") == site_before
 
 
 # --- (c) docs/ is read, never written --------------------------------------------------------------------
@@ -303,7 +299,7 @@ def test_hand_written_pages_are_built_and_one_at_a_generated_url_is_refused_nami
     (docs / "operations").mkdir()
     (docs / "about.md").write_text("# About these pages\n\nSee [the legend](legend.md).\n", encoding="utf-8")
     (docs / "operations" / "notes.md").write_text("# Notes on operations\n", encoding="utf-8")
-    before = snapshot_tree(docs)
+    before = files_under(docs)
     result = build(project)
     assert result.returncode == 0, result.stderr
     assert not list(temp.glob("catalog-docs-downloads-*"))
@@ -312,14 +308,14 @@ def test_hand_written_pages_are_built_and_one_at_a_generated_url_is_refused_nami
     assert 'href="../legend/"' in (project / "site" / "about" / "index.html").read_text(encoding="utf-8")
     assert (project / "site" / "operations" / "notes" / "index.html").is_file()
     assert (project / "site" / "operations" / "fakeWidgetList" / "index.html").is_file()
-    assert snapshot_tree(docs) == before
+    assert files_under(docs) == before
 
     # The same URL as a generated page, under its own name or another that builds to it.
     (docs / "legend.md").write_text("# My own legend\n", encoding="utf-8")
     (docs / "operations" / "fakeWidgetList").mkdir()
     (docs / "operations" / "fakeWidgetList" / "index.md").write_text("# Mine\n", encoding="utf-8")
-    before = snapshot_tree(docs)
-    site_before = snapshot_tree(project / "site")
+    before = files_under(docs)
+    site_before = files_under(project / "site")
     result = build(project)
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert not list(temp.glob("catalog-docs-downloads-*"))
@@ -327,8 +323,8 @@ def test_hand_written_pages_are_built_and_one_at_a_generated_url_is_refused_nami
             in result.stderr), result.stderr
     assert ("docs/operations/fakeWidgetList/index.md is hand-written at operations/fakeWidgetList/index.html, which "
             "the catalogue generates (its page operations/fakeWidgetList.md)") in result.stderr, result.stderr
-    assert snapshot_tree(docs) == before
-    assert snapshot_tree(project / "site") == site_before
+    assert files_under(docs) == before
+    assert files_under(project / "site") == site_before
 
 
 @pytest.mark.parametrize("directory_urls", [True, False])

@@ -23,6 +23,7 @@ from catalog_docs.site.folders import EngineFolder
 from catalog_docs.site.watch import _page_of, _ServedTwins, _strip_banner, build, engine_files, watch, with_banner
 from catalog_docs.writing import WriteRefused, keep_files
 from fixture_facts import FIXTURE_CATALOG
+from sitebuild import files_under
 
 PAGE = "---\ntitle: \"Fake page\"\n---\n\n# Fake page\n\nBody text.\n"
 LINES = st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=4)
@@ -50,10 +51,6 @@ def _project(tmp_path: Path) -> Path:
     return project
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
 def test_the_folder_holds_the_pages_and_the_hand_written_files(tmp_path: Path) -> None:
     project = _project(tmp_path)
     files = engine_files({"index.md": PAGE, "downloads/x.csv": "a\n"}, project / "docs", True)
@@ -62,11 +59,11 @@ def test_the_folder_holds_the_pages_and_the_hand_written_files(tmp_path: Path) -
     folder = EngineFolder(project)
     assert folder.path.parent == project / BUILD_ROOT
     assert sorted(folder.update(files)) == sorted(files)
-    assert _tree(folder.path) == files
+    assert files_under(folder.path) == files
     assert folder.update(files) == []  # nothing changed, nothing written
     assert folder.update({**files, "index.md": b"changed"}) == ["index.md"]
     assert folder.update({"index.md": b"changed"}) == sorted(set(files) - {"index.md"})
-    assert _tree(folder.path) == {"index.md": b"changed"}
+    assert files_under(folder.path) == {"index.md": b"changed"}
     folder.remove()
     assert not folder.path.exists()
 
@@ -83,11 +80,11 @@ def test_an_unsafe_docs_or_a_clash_is_refused_before_anything_runs(tmp_path: Pat
         os.mkfifo(docs / "notes" / "pipe.md")
     else:
         (docs / "legend.md").write_text("# mine\n", encoding="utf-8")
-    before = _tree(docs)
+    before = files_under(docs)
     marker = tmp_path / "ran"
     with pytest.raises(CatalogDocsError, match="nothing was built"):
         build(project / "catalog", docs, [sys.executable, "-c", f"open({str(marker)!r}, 'w')"])
-    assert not marker.exists() and _tree(docs) == before
+    assert not marker.exists() and files_under(docs) == before
     assert not any((project / BUILD_ROOT).iterdir()) if (project / BUILD_ROOT).exists() else True
 
 
@@ -98,13 +95,13 @@ def test_build_runs_the_engine_on_its_folder_and_removes_it(tmp_path: Path) -> N
     script = (f"import os, pathlib; d = pathlib.Path({str(project)!r}) / os.environ['CATALOG_DOCS_ENGINE_DOCS']; "
               f"pathlib.Path({str(seen)!r}).write_text('\\n'.join(sorted(p.relative_to(d).as_posix() "
               "for p in d.rglob('*.md'))) + '\\n' + os.environ['CATALOG_DOCS_ENGINE_DOCS']); raise SystemExit(3)")
-    before = _tree(project / "docs")
+    before = files_under(project / "docs")
     assert build(project / "catalog", project / "docs", [sys.executable, "-c", script]) == 3
     listed = seen.read_text(encoding="utf-8").splitlines()
     assert listed[-1].startswith(f"{BUILD_ROOT}/build-")
     assert {"index.md", "legend.md", "notes/about.md", "README.md", "operations/fakeWidgetList.md"} <= set(listed)
     assert not (project / listed[-1]).exists()
-    assert _tree(project / "docs") == before
+    assert files_under(project / "docs") == before
 
 
 def test_watch_follows_catalogue_and_hand_written_edits_then_removes_its_folder(tmp_path: Path) -> None:
@@ -129,7 +126,7 @@ def test_watch_follows_catalogue_and_hand_written_edits_then_removes_its_folder(
         stop.set()
         runner.join(60)
     assert not runner.is_alive() and not folder.exists()
-    assert _tree(project / "docs") == {"README.md": b"# not published\n", "notes/about.md": b"# About, edited\n"}
+    assert files_under(project / "docs") == {"README.md": b"# not published\n", "notes/about.md": b"# About, edited\n"}
 
 
 def _edit_until(path: Path, text: str, condition, timeout: float = 60) -> None:  # type: ignore[no-untyped-def]
