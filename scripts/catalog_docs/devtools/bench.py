@@ -282,7 +282,7 @@ def bench_catalog(report: Report, case: str, project: Path, repeat: int, builder
     new one, the incremental re-renders, then each builder's site."""
     catalog_dir, docs = project / "catalog", project / RENDERED
     catalog, stage, md_pages = _bench_render_stage(report, case, catalog_dir, docs, repeat)
-    _bench_cli_render(report, case, project, catalog_dir)
+    _bench_cli_render(report, case, project, catalog_dir, repeat)
     report.add(case, "pages_per_s", round(md_pages / stage), "pages/s")
     report.add(case, "operation_pages_per_s", round(len(catalog.entries) / stage), "pages/s")
     _bench_incremental(report, case, catalog_dir, catalog, stage)
@@ -324,15 +324,31 @@ def _bench_render_stage(report: Report, case: str, catalog_dir: Path, docs: Path
     return catalog, stage, len(md)
 
 
-def _bench_cli_render(report: Report, case: str, project: Path, catalog_dir: Path) -> None:
+def _bench_cli_render(report: Report, case: str, project: Path, catalog_dir: Path, repeat: int) -> None:
+    """`catalog-docs render --out` in a new process, as a maintainer runs it cold, against a bare PyYAML C parse of
+    the same files timed just before it, `repeat` rounds: `cli_render_cold_vs_yaml_parse` (issue 41's measure of
+    the render: the median of the rounds' ratios of wall-clock time; goal at most 5x)."""
+    files = sorted(catalog_dir.rglob("*.yaml"))
     cold = (project / "docs-cold").resolve()
-    shutil.rmtree(cold, ignore_errors=True)  # render --out writes only into a new or empty folder
-    wall_cold, _, ok, tail = _run([str(BIN / "catalog-docs"), "render", "--catalog", str(catalog_dir.resolve()),
-                                   "--out", str(cold)], project)
-    report.add(case, "cli_render_cold_s", wall_cold if ok else "failed", "s", ok=ok,
-               note="`catalog-docs render` in a new process: interpreter start, imports, template compilation",
-               **({} if ok else {"output": tail}))
+    rounds: list[tuple[float, float]] = []
+    for _ in range(max(repeat, 1)):
+        shutil.rmtree(cold, ignore_errors=True)  # render --out writes only into a new or empty folder
+        os.sync()  # the last round's files are on the disk before either side is timed
+        _, wall_p, _ = _timed(lambda: [yaml.load(p.read_bytes(), Loader=_C_LOADER) for p in files])
+        wall_cold, _, ok, tail = _run([str(BIN / "catalog-docs"), "render", "--catalog", str(catalog_dir.resolve()),
+                                       "--out", str(cold)], project)
+        if not ok:
+            report.add(case, "cli_render_cold_s", "failed", "s", ok=False, output=tail)
+            shutil.rmtree(cold, ignore_errors=True)
+            return
+        rounds.append((wall_cold, max(wall_p, 1e-9)))
     shutil.rmtree(cold, ignore_errors=True)
+    report.add(case, "cli_render_cold_s", statistics.median(c for c, _ in rounds), "s", ok=True,
+               note="`catalog-docs render` in a new process: interpreter start, imports, template compilation")
+    report.add(case, "cli_render_cold_vs_yaml_parse", round(statistics.median(c / p for c, p in rounds), 2), "x",
+               rounds=[[round(c, 4), round(p, 4)] for c, p in rounds],
+               note="cold `catalog-docs render --out` over a bare PyYAML C parse of the same files timed just "
+                    "before it: wall-clock, median of rounds; goal <= 5")
 
 
 def _flip_value(text: str, key: str) -> str:
@@ -377,7 +393,8 @@ def _bench_builds(report: Report, case: str, project: Path, slugs: list[str], bu
 
 def bench_stage(report: Report, case: str, project: Path, repeat: int) -> None:
     """The floor: PyYAML's C parser over the same files, with no source marks and no checks. The render stage
-    (load, validate, render every page and download, write) is reported as a multiple of it; the goal is 4x.
+    (load, validate, render every page and download, write) is reported as a multiple of it: the in-process part of the
+    cold command's ratio (`cli_render_cold_vs_yaml_parse`, whose goal is 5x).
     The two are timed back to back, `repeat` rounds, and the median of the rounds' ratios counts: timed
     minutes apart, a busy minute on a shared machine moved the ratio by a factor of three.
 
@@ -395,7 +412,8 @@ def bench_stage(report: Report, case: str, project: Path, repeat: int) -> None:
     report.add(case, "render_stage_vs_yaml_parse", round(statistics.median(s / p for s, p in printed), 2), "x",
                cpu_ratio_one_process=round(statistics.median(r[2] / r[3] for r in rounds), 2), rounds=printed,
                note="median over rounds of (render stage, bare parse) timed back to back; cpu_ratio_one_process "
-                    "renders in this process only (a forked worker's time is not in this process's clock); goal <= 4")
+                    "renders in this process only (a forked worker's time is not in this process's clock); "
+                    "the goal is the cold command's (cli_render_cold_vs_yaml_parse)")
 
 
 def stage_parse_rounds(catalog_dir: Path, files: list[Path], scratch: Path,
@@ -840,7 +858,7 @@ def bench_edit_to_page_only(report: Report, args: argparse.Namespace, size: int,
 
 
 def _report_edit_to_page(report: Report, largest: str, real: list[float], big: list[float], prefix: str = "") -> None:
-    """The preview loop's medians on the real catalogue and the largest, and their ratio (goal: at most 1.3x)."""
+    """The preview loop's medians on the real catalogue and the largest, and their ratio (goal: at most 1.5x)."""
     for case, walls in (("real", real), (largest, big)):
         if walls:
             report.add(case, f"{prefix}edit_to_page_s", statistics.median(walls), "s",
@@ -849,7 +867,7 @@ def _report_edit_to_page(report: Report, largest: str, real: list[float], big: l
                             "operation page returns the new page")
     if real and big:
         report.add(largest, f"{prefix}edit_to_page_vs_real", round(statistics.median(big) / statistics.median(real), 2),
-                   "x", note="same run, real server, real page poll; goal <= 1.3")
+                   "x", note="same run, real server, real page poll; goal <= 1.5")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -950,7 +968,7 @@ def _bench_everything(report: Report, args: argparse.Namespace, sizes: list[int]
 
 def _bench_preview_loop(report: Report, out: Path, largest: str) -> None:
     """The preview loop on the real catalogue and on the largest, back to back, twice: the ratio of the
-    medians is the figure (goal: at most 1.3x), so a busy minute on a shared machine slows both."""
+    medians is the figure (goal: at most 1.5x), so a busy minute on a shared machine slows both."""
     times: dict[str, list[float]] = {"real": [], largest: []}
     for at in range(2):
         for case, walls in times.items():
