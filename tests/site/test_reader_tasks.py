@@ -4,7 +4,9 @@ two clicks from the page where that reader starts, at 1280 x 900 and on a 390 x 
 Each task names its start page, the links it follows (by the words a reader sees) and where the answer is: a
 change's row marked on its comparison, a register item, a source section, a value in a table. The answers come
 from tests/fixture_facts.py, the fixture catalogue restated by hand; the site is the shared fixture build, visited
-in one pooled tab per screen size.
+in one pooled tab per screen size, where a reader goes from task to task: the first start page is loaded, each next
+one reached by following a link to it (the theme's instant navigation, tests/browsing.py `Visit.reach`), as a reader
+arrives there from the page the last task ended on.
 """
 
 from __future__ import annotations
@@ -153,8 +155,8 @@ def test_every_reader_task_is_answered_by_following_links(chromium: Browser, sit
     failed: list[str] = []
     try:
         for task in TASKS:
-            page = visit.open(task.start)
             try:
+                page = visit.reach(task.start)
                 for find in task.clicks:
                     found = find(page)
                     expect(found).to_have_count(1)
