@@ -4,11 +4,12 @@ labels, a plan entry removed and listed again, one new everywhere, a label with 
 The any-pair form draws the diff in the page from catalog.json, puts its choice in the URL so a comparison
 can be shared as a link, and follows back and forward. On a phone (390 px wide) the before and after values
 of every change are readable without scrolling sideways, and the form's controls are at least 44 px tall.
-Screenshots go to test-artifacts/screenshots/.
+The screenshot of a page where a check fails is kept under test-artifacts/screenshots/.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from urllib.parse import quote, urlsplit
@@ -16,7 +17,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browsing import SCREENSHOTS, Visit, new_visit
+from browsing import SCHEMES, SCREENSHOTS, Visit, new_visit
 from fake_catalogs import FAKE_SPECS, write_catalog
 from sitebuild import build, copy_project
 from siteserver import serve
@@ -38,13 +39,36 @@ def fake_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture
-def visit(chromium: Browser, fake_site: str) -> Iterator[Visit]:
-    # The light scheme is the browser's own default, named so that the legend's light test takes this tab too.
+@pytest.fixture(scope="module")
+def desk(chromium: Browser, fake_site: str) -> Iterator[Visit]:
+    """One desktop tab for the module's tests and the legend: a test that opens a link loads it; one that only needs
+    to be on a page goes there as a reader following a link does (`Visit.reach`), from the page the last one left.
+    (A cleared tab per test, a blank page and a load from it, served no check: no check reads what the site keeps
+    in storage, and a test that changes the tab puts it back.) The light scheme is the browser's own default."""
     v = new_visit(chromium, fake_site, color_scheme="light")
     yield v
     v.close()
-    assert not v.problems(), "\n".join(v.problems())
+
+
+@pytest.fixture
+def visit(desk: Visit) -> Iterator[Visit]:
+    """The module's desktop tab; the test fails if anything went wrong in it while the test ran."""
+    desk.forget_problems()  # what went wrong before was reported there
+    yield desk
+    problems = desk.problems()
+    desk.forget_problems()
+    assert not problems, "\n".join(problems)
+
+
+@contextlib.contextmanager
+def shot_on_failure(page: Page, name: str) -> Iterator[None]:
+    """The page's screenshot is kept under test-artifacts/screenshots/ when a check in the block fails."""
+    try:
+        yield
+    except AssertionError:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+        raise
 
 
 def result_title(page: Page) -> str:
@@ -88,11 +112,11 @@ def test_a_choice_is_a_shareable_link_and_back_and_forward_follow_it(visit: Visi
     assert shown_query(page) == query("FAKE 1.1", "FAKE 2.0") and urlsplit(page.url).path.endswith("/compare/")
     # PLAN B is listed again: every value compared with its previous label, FAKE 1.0.
     result = page.locator("#catalog-compare-result")
-    expect(result).to_contain_text("previous label, FAKE 1.0")
-    relisted = result.locator("table").filter(has_text="FAKE 1.0")
-    assert relisted.count() == 2  # the two changed values, then the three unchanged ones
-    assert relisted.first.locator("tbody tr").count() == 2
-    page.screenshot(path=str(SCREENSHOTS / "compare-any-pair-relisted.png"), full_page=True)
+    with shot_on_failure(page, "compare-any-pair-relisted"):
+        expect(result).to_contain_text("previous label, FAKE 1.0")
+        relisted = result.locator("table").filter(has_text="FAKE 1.0")
+        assert relisted.count() == 2  # the two changed values, then the three unchanged ones
+        assert relisted.first.locator("tbody tr").count() == 2
 
     page.get_by_label("From", exact=True).select_option("FAKE 2.0")
     page.get_by_label("To", exact=True).select_option("FAKE 3.0")
@@ -133,8 +157,8 @@ def test_a_link_to_an_unknown_pair_says_so_and_shows_the_newest(visit: Visit) ->
 
 
 def test_version_pages_link_the_comparisons_before_and_after(visit: Visit) -> None:
-    """The version page is loaded once; the reader comes back to it, and to the home page, by following links."""
-    page = visit.open("versions/FAKE-2.0/")
+    """The reader goes to the version page, back to it and to the home page by following links."""
+    page = visit.reach("versions/FAKE-2.0/")
     page.get_by_role("link", name="compare FAKE 1.1 → FAKE 2.0").click()
     expect(page.locator("h1")).to_contain_text("Compare FAKE 1.1 → FAKE 2.0")
     page = visit.follow("versions/FAKE-2.0/")
@@ -170,8 +194,9 @@ ANY_PAIR = "compare/" + query("FAKE 1.1", "FAKE 2.0")
 @pytest.fixture(scope="module")
 def phone_pages(chromium: Browser, fake_site: str) -> dict[str, dict]:
     """Each page of PHONE_PATHS, then the any-pair form showing a pair, on the phone (390 px): what scrolls
-    sideways, the form's controls' boxes, what went wrong on the page; screenshots kept. One tab loads the first
-    page and goes from page to page as a reader following links does (the theme's instant navigation)."""
+    sideways, the form's controls' boxes, what went wrong on the page; a page's screenshot kept when one of these is
+    wrong. One tab loads the first page and goes from page to page as a reader following links does (the theme's
+    instant navigation)."""
     found: dict[str, dict] = {}
     phone = new_visit(chromium, fake_site, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     try:
@@ -183,12 +208,15 @@ def phone_pages(chromium: Browser, fake_site: str) -> dict[str, dict]:
                 seen["boxes"] = [control.bounding_box() for control in (
                     page.get_by_label("From", exact=True), page.get_by_label("To", exact=True),
                     page.get_by_role("button", name="Compare"))]
-            shot = "compare-any-pair" if path == ANY_PAIR else path.strip("/").replace("/", "-")
-            page.screenshot(path=str(SCREENSHOTS / f"phone-{shot}.png"), full_page=True)
             seen["sideways"] = _no_sideways_scroll(page)
             seen["problems"] = phone.problems()
             phone.forget_problems()
             found[path] = seen
+            short = [box for box in seen.get("boxes", []) if box is None or box["height"] < 44]
+            if seen["sideways"] or seen["problems"] or short:
+                shot = "compare-any-pair" if path == ANY_PAIR else path.strip("/").replace("/", "-")
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SCREENSHOTS / f"phone-{shot}.png"), full_page=True)
     finally:
         phone.close()
     return found
@@ -247,29 +275,9 @@ def _hue(css: str) -> float:
     return colorsys.rgb_to_hls(*_rgb(css))[0] * 360
 
 
-@pytest.fixture(scope="module")
-def legends(chromium: Browser, fake_site: str) -> dict[str, dict]:
-    """The legend page in each scheme, loaded once: its marks' styles (_MARK_STYLES), its article's text, what went
-    wrong on it; its screenshot kept. The light tab is the `visit` fixture's (the browser's default, named)."""
-    found = {}
-    for scheme in ("light", "dark"):
-        v = new_visit(chromium, fake_site, color_scheme=scheme)
-        try:
-            page = v.open("legend/")
-            found[scheme] = {"marks": page.evaluate(_MARK_STYLES), "text": page.locator("article").inner_text()}
-            page.screenshot(path=str(SCREENSHOTS / f"legend-marks-{scheme}.png"), full_page=True)
-            found[scheme]["problems"] = v.problems()
-        finally:
-            v.close()
-    return found
-
-
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_marks_are_honest_and_readable(legends: dict[str, dict], scheme: str) -> None:
+def _marks_honest_and_readable(marks: dict[str, dict]) -> None:
     # close and unlimited: the source does not say what they mean, so no red/green (good/bad) pair; told
     # apart without colour (border); WCAG AA contrast. Changed / plans differ / new: three marks, three words.
-    marks = legends[scheme]["marks"]
-    assert not legends[scheme]["problems"], "\n".join(legends[scheme]["problems"])
     close, unlimited = marks["close"], marks["unlimited"]
     for mark in (close, unlimited):
         assert _contrast(mark["color"], mark["background"]) >= 4.5, mark
@@ -281,11 +289,48 @@ def test_marks_are_honest_and_readable(legends: dict[str, dict], scheme: str) ->
     assert len(words) == 3 and len(befores) == 3
 
 
-def test_the_legend_defines_previous_label(legends: dict[str, dict]) -> None:
-    assert not legends["light"]["problems"], "\n".join(legends["light"]["problems"])
-    text = legends["light"]["text"]
+def _legend_defines_previous_label(text: str) -> None:
     assert "previous label, the latest earlier label that lists that plan entry" in text
     assert "plans differ" in text and "says nothing about earlier labels" in text
+
+
+@pytest.fixture(scope="module")
+def legends(desk: Visit) -> dict[str, dict]:
+    """The legend page, reached once in the desktop tab and read in each scheme (the light one it is shown in, then
+    the dark one chosen with the theme's toggle, then the light one chosen back for the module's other tests): its
+    marks' styles (_MARK_STYLES), its article's text, the scheme shown, what went wrong on it; its screenshot in a
+    scheme kept when a check of it fails there."""
+    found: dict[str, dict] = {}
+    desk.forget_problems()  # what went wrong before was reported there
+    page = desk.reach("legend/")
+    for scheme in SCHEMES:
+        if scheme != "light":
+            desk.choose_scheme(scheme)
+        seen = found[scheme] = {"marks": page.evaluate(_MARK_STYLES), "text": page.locator("article").inner_text(),
+                                "shown": page.evaluate("document.body.dataset.mdColorScheme")}
+        with contextlib.suppress(AssertionError), shot_on_failure(page, f"legend-marks-{scheme}"):
+            assert seen["shown"] == SCHEMES[scheme]
+            _marks_honest_and_readable(seen["marks"])
+            if scheme == "light":
+                _legend_defines_previous_label(seen["text"])
+        seen["problems"] = desk.problems()
+        desk.forget_problems()
+    desk.choose_scheme("light")
+    found["light"]["problems"] += desk.problems()  # anything the switch back brought
+    desk.forget_problems()
+    return found
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+def test_marks_are_honest_and_readable(legends: dict[str, dict], scheme: str) -> None:
+    assert not legends[scheme]["problems"], "\n".join(legends[scheme]["problems"])
+    assert legends[scheme]["shown"] == SCHEMES[scheme]
+    _marks_honest_and_readable(legends[scheme]["marks"])
+
+
+def test_the_legend_defines_previous_label(legends: dict[str, dict]) -> None:
+    assert not legends["light"]["problems"], "\n".join(legends["light"]["problems"])
+    _legend_defines_previous_label(legends["light"]["text"])
 
 
 def _diff_ids(a: str, b: str) -> dict[str, tuple[str, int | None]]:
@@ -307,7 +352,13 @@ def _diff_ids(a: str, b: str) -> dict[str, tuple[str, int | None]]:
 def test_every_change_on_a_compare_page_has_its_id_as_anchor_and_a_permalink(visit: Visit) -> None:
     # FAKE 1.1 -> FAKE 2.0: value changes, a plan entry listed again and one new everywhere.
     visit.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = visit.open("compare/FAKE-1.1...FAKE-2.0/")
+    try:
+        _check_permalinks(visit.reach("compare/FAKE-1.1...FAKE-2.0/"))
+    finally:
+        visit.context.clear_permissions()  # the module's other tests have the tab as the browser gives it
+
+
+def _check_permalinks(page: Page) -> None:
     expected = _diff_ids("FAKE 1.1", "FAKE 2.0")
     anchored = page.evaluate("""() => [...document.querySelectorAll("article [id]")].map(e => e.id)""")
     assert set(expected) <= set(anchored), set(expected) - set(anchored)
