@@ -1,17 +1,18 @@
 """Links that land where they point, in Chromium on the fixture site (the shared `built_site`): "what changed since
 this version" shows the comparison in the first screen, a followed change link marks its row in light and dark
-(axe: no serious issue), and the any-pair result names its sides in words, keeps values as published and breaks
-paths only before a "/"."""
+(axe: no serious issue; both schemes read from one load of each place), and the any-pair result names its sides in
+words, keeps values as published and breaks paths only before a "/"."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Browser, Page
 
-from browsing import AXE, Visit, new_visit
+from browsing import AXE, SCHEMES, Visit, new_visit
 from catalog_docs.catalog.validate import load_catalog
 from catalog_docs.compare.changes import Side, compare_sides
 from fixture_facts import FIXTURE_CATALOG
@@ -74,33 +75,78 @@ def _first_value_change() -> tuple[str, str, str]:
     raise AssertionError("the fixture has a value change")
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("where", ["page", "any-pair"])
-def test_a_followed_change_link_marks_its_row(chromium: Browser, site_url: str, scheme: str, where: str) -> None:
-    # Was: the row scrolled into view with no mark, so on a long table the reader could not tell which was meant.
+WHERE = {"page": "the comparison's own page", "any-pair": "the any-pair compare"}
+LOADED = {"page": "light", "any-pair": "dark"}
+"""The scheme each place is loaded in (the tab's browser prefers it); the other is chosen with the theme's toggle."""
+
+
+def _read_marked_row(visit: Visit, change: str) -> dict[str, Any]:
+    """The followed change's row as the page shows it in its current scheme: its outline, the rows marked, its box,
+    axe-core's serious issues (axe injected), what went wrong so far."""
+    page = visit.page
+    row = page.locator(f"[id='{change}']")
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    outline = "r => { const s = getComputedStyle(r); return [s.outlineStyle, s.outlineWidth]; }"
+    reading = {"scheme": page.evaluate("document.body.dataset.mdColorScheme"), "style": row.evaluate(outline),
+               "marked": page.locator("tr.catalog-targeted, p.catalog-targeted").count(),
+               "box": row.bounding_box(),
+               "serious": [f"{x['id']}: {x['help']} {[(n['target'], n.get('failureSummary')) for n in x['nodes'][:3]]}"
+                           for x in result["violations"] if x["impact"] in ("serious", "critical")],
+               "problems": visit.problems()}
+    visit.forget_problems()
+    return reading
+
+
+@pytest.fixture(scope="module")
+def marked_rows(chromium: Browser, site_url: str) -> Iterator[Callable[[str, str], dict[str, Any]]]:
+    """The first value change's link followed to each place (WHERE), read in both schemes from one load: loaded in
+    the scheme of LOADED (so each scheme is the loaded one for one place), read, switched to the other with the
+    theme's toggle and read again, then switched back (the tab's stored choice is its own scheme again). Each place
+    is read when a test first asks for it."""
     a, b, change = _first_value_change()
-    visit = new_visit(chromium, site_url, color_scheme=scheme, viewport=SCREENS["desktop"])
-    try:
-        path = (f"compare/{a.replace(' ', '-')}...{b.replace(' ', '-')}/#{change}" if where == "page"
-                else f"compare/?from={quote(a)}&to={quote(b)}#{change}")
-        page = visit.open(path)
-        row = page.locator(f"[id='{change}']")
-        row.wait_for()
-        page.wait_for_function(f"document.getElementById('{change}').classList.contains('catalog-targeted')")
-        style = row.evaluate("r => { const s = getComputedStyle(r); return [s.outlineStyle, s.outlineWidth]; }")
-        assert style == ["solid", "3px"]
-        others = page.locator("tr.catalog-targeted, p.catalog-targeted")
-        assert others.count() == 1
-        box = row.bounding_box()
-        assert box is not None and 0 <= box["y"] < SCREENS["desktop"]["height"]
-        page.add_script_tag(path=str(AXE))
-        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-        serious = [f"{x['id']}: {x['help']} {[(n['target'], n.get('failureSummary')) for n in x['nodes'][:3]]}"
-                   for x in result["violations"] if x["impact"] in ("serious", "critical")]
-        assert not serious, "\n".join(serious)
-        assert not visit.problems(), "\n".join(visit.problems())
-    finally:
+    readings: dict[tuple[str, str], dict[str, Any]] = {}
+    tabs: dict[str, Visit] = {}
+
+    def reading(where: str, scheme: str) -> dict[str, Any]:
+        if (where, scheme) not in readings:
+            loaded = LOADED[where]
+            other = next(s for s in SCHEMES if s != loaded)
+            if loaded not in tabs:
+                tabs[loaded] = new_visit(chromium, site_url, color_scheme=loaded, viewport=SCREENS["desktop"])
+            visit = tabs[loaded]
+            visit.forget_problems()  # what went wrong on the other place was reported there
+            path = (f"compare/{a.replace(' ', '-')}...{b.replace(' ', '-')}/#{change}" if where == "page"
+                    else f"compare/?from={quote(a)}&to={quote(b)}#{change}")
+            page = visit.open(path)
+            page.locator(f"[id='{change}']").wait_for()
+            page.wait_for_function(f"document.getElementById('{change}').classList.contains('catalog-targeted')")
+            page.add_script_tag(path=str(AXE))
+            readings[(where, loaded)] = _read_marked_row(visit, change)
+            visit.choose_scheme(other)
+            readings[(where, other)] = _read_marked_row(visit, change)
+            visit.choose_scheme(loaded)
+            readings[(where, other)]["problems"] += visit.problems()  # anything the switch back brought
+            visit.forget_problems()
+        return readings[(where, scheme)]
+
+    yield reading
+    for visit in tabs.values():
         visit.close()
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+@pytest.mark.parametrize("where", list(WHERE))
+def test_a_followed_change_link_marks_its_row(marked_rows: Callable[[str, str], dict[str, Any]], scheme: str,
+                                              where: str) -> None:
+    # Was: the row scrolled into view with no mark, so on a long table the reader could not tell which was meant.
+    seen = marked_rows(where, scheme)
+    assert not seen["problems"], "\n".join(seen["problems"])
+    assert seen["scheme"] == SCHEMES[scheme]
+    assert seen["style"] == ["solid", "3px"]
+    assert seen["marked"] == 1
+    box = seen["box"]
+    assert box is not None and 0 <= box["y"] < SCREENS["desktop"]["height"]
+    assert not seen["serious"], "\n".join(seen["serious"])
 
 
 def test_the_any_pair_result_keeps_values_as_published_and_breaks_paths_only_at_a_slash(chromium: Browser,
