@@ -125,6 +125,33 @@ def test_a_page_whose_built_html_is_gone_is_built_again(serving: Any) -> None:
     assert twin.read_bytes() == old_twin
 
 
+def test_a_rebuild_compiles_only_the_templates_whose_source_changed(serving: Any,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """mkdocs makes a new template environment for every build; the server's earlier builds compiled the theme, so
+    a rebuild compiles none of it again (the session's bytecode cache hands Jinja the code) but an override edited
+    while serving, compiled from its new source, which the built page then shows."""
+    project, first = serving
+    compiled = first.plugins["catalog-docs"]._session.compiled
+    dumped: list[str] = []
+    taken: list[str] = []
+    dump, load = compiled.dump_bytecode, compiled.load_bytecode
+    monkeypatch.setattr(compiled, "dump_bytecode", lambda bucket: (dumped.append(bucket.key), dump(bucket)))
+    monkeypatch.setattr(compiled, "load_bytecode", lambda bucket: (load(bucket), bucket.code and taken.append(
+        bucket.key)))
+    override = project / "overrides" / "layouts" / "404.html"
+    old = override.read_text(encoding="utf-8")
+    override.write_text(old.replace("{% block content %}", "{% block content %}<p id=edited-while-serving></p>", 1),
+                        encoding="utf-8")
+    try:
+        build(_config(project), serve_url=SERVE_URL, dirty=True)
+    finally:
+        override.write_text(old, encoding="utf-8")
+    # Jinja hands a template to the cache only when it compiled it: the edited override alone
+    assert len(dumped) == 1 and dumped[0] not in taken, (dumped, taken)
+    assert len(taken) > 10  # the theme's templates, the other overrides among them, each taken as compiled before
+    assert "edited-while-serving" in (project / "site" / "404.html").read_text(encoding="utf-8")
+
+
 def test_a_download_that_cannot_be_written_fails_the_rebuild_naming_it(serving: Any,
                                                                       caplog: pytest.LogCaptureFixture) -> None:
     """The module's last test (see `serving`)."""

@@ -37,6 +37,7 @@ from catalog_docs.site.preview import PreviewSession
 from catalog_docs.site.twins import TWIN_PREFIX, missing_twins, split_twins
 
 if TYPE_CHECKING:
+    from jinja2 import Environment
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.livereload import LiveReloadServer
     from mkdocs.structure.pages import Page
@@ -253,6 +254,11 @@ class CatalogDocsPlugin(BasePlugin[Options]):  # type: ignore[no-untyped-call]  
 
     def on_build_error(self, *, error: Exception) -> None:
         self._drop_spill()
+
+    def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
+        """Under serve, the build's template environment takes the templates the server compiled before (Jinja's
+        documented `overlay`, with the session's bytecode cache): a rebuild no longer compiles the theme again."""
+        return env if self._session is None else env.overlay(bytecode_cache=self._session.compiled)
 
     def on_serve(self, server: LiveReloadServer, *, config: MkDocsConfig, builder: object) -> LiveReloadServer:
         """Watch the catalogue and the templates, to render each edit as soon as it is written (site/ahead.py)."""

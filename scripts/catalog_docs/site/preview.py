@@ -6,7 +6,8 @@ terminal, instead of failing the build: mkdocs serve waits, for every request, u
 rebuild that raises leaves every request hanging. The session also keeps what the next rebuild needs: the last
 build's texts (to tell which pages an edit changed) and its files and pages (taken again where an edit changed
 nothing), what the last render worked out (pages.Reuse), the draft labels to mark, the render made as soon as an
-edit is written (site/ahead.py), and the collector policy of a long-lived process (gcpause.keep_long_lived).
+edit is written (site/ahead.py), the theme's templates as Jinja compiled them (`CompiledTemplates`) and the collector
+policy of a long-lived process (gcpause.keep_long_lived).
 `mkdocs build` still fails on a broken catalogue.
 """
 
@@ -19,6 +20,9 @@ import sys
 import traceback
 from functools import partial
 from pathlib import Path
+
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 
 from catalog_docs.catalog.drafts import Draft
 from catalog_docs.catalog.gcpause import keep_long_lived, let_go_of_long_lived
@@ -66,9 +70,28 @@ def draft_html(labels: tuple[str, ...]) -> str:
             f"against the source. Its values are not facts of the source; make site will not publish it.</div>")
 
 
+class CompiledTemplates(BytecodeCache):
+    """The templates of the theme as Jinja compiled them in an earlier build of this server, in memory. mkdocs makes a
+    new template environment for every build, which compiled the whole theme again on every rebuild; with this cache
+    (Jinja's documented `BytecodeCache`, given to each new environment in on_env) Jinja compiles a template once,
+    and again only when its source changed (it checks the source's checksum before it takes the code)."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
 class PreviewSession:
     """One `mkdocs serve`: its last good pages and errors, the last build's texts and files, the render reuse, the
-    draft labels shown, the render made ahead and the collector policy (see the module's doc). Owned by the plugin
+    draft labels shown, the render made ahead, the compiled theme templates and the collector policy (see the
+    module's doc). Owned by the plugin
     instance; `close` (on_shutdown) stops its thread and gives the process's settings back."""
 
     def __init__(self, *, dirty: bool) -> None:
@@ -87,6 +110,8 @@ class PreviewSession:
         """The layout those files were made for (plugin._layout_of)."""
         self._ahead: tuple[bool, Ahead] | None = None
         """The render made as soon as an edit is written (site/ahead.py), with the URL style it renders for."""
+        self.compiled = CompiledTemplates()
+        """The theme's templates as compiled in this server's earlier builds (on_env)."""
         for engine in ("mkdocs", "properdocs"):  # ProperDocs logs under its own name
             if dirty:
                 logging.getLogger(f"{engine}.commands.build").addFilter(_QUIET_DIRTY)
