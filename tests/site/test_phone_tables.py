@@ -2,7 +2,8 @@
 catalogue too wide for them, the operation column stays in view while the value columns scroll sideways (a sticky
 column, CSS only: overrides/assets/catalog.css). Phones (40em and narrower) get cards instead:
 tests/site/test_phone_layout.py, and below, every table of every page of fixture catalogues that list plan entries
-again, add them and remove them."""
+again, add them and remove them (the screenshot of a page at a width where something is wrong with it is kept under
+test-artifacts/screenshots/)."""
 
 from __future__ import annotations
 
@@ -93,8 +94,9 @@ PHONE_SPEC: dict[str, object] = {"entries": _PATHS, "labels": {
     "FAKE_N 2.1.0": {"FAKE_N 4.0.0": "uucucu"}}}
 """One catalogue with every listing pattern, so one build (each build and page visit costs seconds)."""
 
-# Every shown value and mark that lies off the screen, the page's scroll width, and every name of a label or
-# plan entry that a line break splits inside one of its words (each word of a name must be one line box).
+# Every shown value and mark that lies off the screen, the page's scroll width, every name of a label or plan entry
+# that a line break splits inside one of its words (each word of a name must be one line box), the tables and the
+# open folds.
 _MEASURE_PHONE = """names => {
   const marks = [...document.querySelectorAll(
       'article :is(td.lock, td.not-listed, span.lock, span.not-listed, .not-shown)')]
@@ -123,7 +125,8 @@ _MEASURE_PHONE = """names => {
     }
   }
   return {width: innerWidth, scrollWidth: document.scrollingElement.scrollWidth, marks: marks.length, off, broken,
-          tables: document.querySelectorAll('article table').length};
+          tables: document.querySelectorAll('article table').length,
+          folds: document.querySelectorAll('article details[open]').length};
 }"""
 
 
@@ -192,15 +195,20 @@ def _open_folds(page: Page) -> None:
 
 
 def _measure(page: Page, path: str, names: list[str], problems: list[str]) -> dict:
-    """Measure the page as it is drawn now."""
+    """Measure the page as it is drawn now; its screenshot is kept under test-artifacts/screenshots/ when something
+    is wrong with it at this width."""
     found = page.evaluate(_MEASURE_PHONE, names)
-    width = found["width"]
+    width, known = found["width"], len(problems)
     if found["off"]:
         problems.append(f"{path} at {width} px: {len(found['off'])} of {found['marks']} values off the screen")
     if found["scrollWidth"] > width:
         problems.append(f"{path} at {width} px: the page scrolls sideways ({found['scrollWidth']} px)")
     if found["broken"]:
         problems.append(f"{path} at {width} px: names broken inside a word: {sorted(set(found['broken']))}")
+    if len(problems) > known:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shot = f"phone-tables-{path.strip('/').replace('/', '_') or 'home'}-{width}px.png"
+        page.screenshot(path=SCREENSHOTS / shot, full_page=True)
     return found
 
 
@@ -235,11 +243,7 @@ def test_every_table_of_every_page_fits_a_phone_with_its_folds_open(chromium: Br
             page = visit.reach(path)
             _open_folds(page)
             found = _measure(page, path, names, problems)
-            tables, marks = tables + found["tables"], marks + found["marks"]
-            folds += page.locator("article details[open]").count()
-            if rel.startswith("compare/FAKE"):
-                shot = f"phone-{site.parent.parent.name}-{rel.replace('/', '_')}.png"
-                page.screenshot(path=SCREENSHOTS / shot, full_page=True)
+            tables, marks, folds = tables + found["tables"], marks + found["marks"], folds + found["folds"]
             if rel not in compares:
                 continue
             for width in PHONE_WIDTHS:
