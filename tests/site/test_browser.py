@@ -5,6 +5,11 @@ critical axe-core violation, light and dark (loaded in one scheme, switched to t
 each scheme is the loaded one for half the page types); search, the operations filter, the any-pair compare form,
 the light/dark toggle, the copy button and keyboard navigation work as a reader would use them. The screenshot of a
 page type in a scheme where something is wrong with it is kept under test-artifacts/screenshots/.
+
+The tests that change nothing a page keeps (search, the operations filter, the any-pair form, the copy button, the
+search's submit button) read the site in one tab, `reader`, going from page to page as a reader does (the first page
+is loaded, the next ones reached by following a link to them: tests/browsing.py `Visit.reach`); each checks what went
+wrong while it ran. The theme toggle and the keyboard test load their pages in a cleared tab of their own.
 """
 
 from __future__ import annotations
@@ -156,16 +161,31 @@ QUERIES = ["refund", "mandate", "GadgetPurge", "PLAN B"]
 
 
 @pytest.fixture(scope="module")
-def searched(chromium: Browser, site_url: str) -> dict[str, list[str]]:
-    """Each of QUERIES typed into the home page's search, one after the other in one loaded page: its results."""
-    visit = new_visit(chromium, site_url)
-    try:
-        page = visit.open("")
-        results = {query: _search(page, query) for query in QUERIES}
-        assert not visit.problems(), "\n".join(visit.problems())
-        return results
-    finally:
-        visit.close()
+def reader_tab(chromium: Browser, site_url: str) -> Iterator[Visit]:
+    """The module's reading tab (see the module's docstring)."""
+    tab = new_visit(chromium, site_url)
+    yield tab
+    tab.close()
+
+
+@pytest.fixture
+def reader(reader_tab: Visit) -> Iterator[Visit]:
+    """The reading tab for one test, which fails if anything went wrong in it meanwhile; permissions the test
+    granted are withdrawn after it."""
+    reader_tab.forget_problems()
+    yield reader_tab
+    reader_tab.context.clear_permissions()
+    assert not reader_tab.problems(), "\n".join(reader_tab.problems())
+
+
+@pytest.fixture(scope="module")
+def searched(reader_tab: Visit) -> dict[str, list[str]]:
+    """Each of QUERIES typed into the home page's search, one after the other in one page: its results."""
+    reader_tab.forget_problems()
+    page = reader_tab.reach("")
+    results = {query: _search(page, query) for query in QUERIES}
+    assert not reader_tab.problems(), "\n".join(reader_tab.problems())
+    return results
 
 
 def test_search_refund_lists_both_refund_operations(searched: dict[str, list[str]], site_url: str) -> None:
@@ -190,8 +210,8 @@ def test_search_plan_entry_name_finds_its_plan_page(searched: dict[str, list[str
     assert site_url + "plans/PLAN-B/" in searched["PLAN B"][:3]
 
 
-def test_operations_filter_narrows_the_table(visit: Visit) -> None:
-    page = visit.open("operations/")
+def test_operations_filter_narrows_the_table(reader: Visit) -> None:
+    page = reader.reach("operations/")
     rows = page.locator("#operations-table tbody tr")
     total = rows.count()
     assert total == ff.LISTING_SIZE
@@ -205,17 +225,17 @@ def test_operations_filter_narrows_the_table(visit: Visit) -> None:
     expect(visible).to_have_count(total)
 
 
-def test_any_pair_compare_page_shows_the_diff_for_two_chosen_labels(visit: Visit) -> None:
+def test_any_pair_compare_page_shows_the_diff_for_two_chosen_labels(reader: Visit) -> None:
     # Contract of /compare/: a form with two <select>s (from, to) whose options are the version labels,
     # and a result area (an <output>, an aria-live region, #compare-result or [data-compare-result])
     # that shows the changes between the chosen labels: the same ones the static pair page lists.
-    static = visit.open("compare/FAKE-1.0...FAKE-1.1/")
+    static = reader.reach("compare/FAKE-1.0...FAKE-1.1/")
     changes = static.locator("#plan-PLAN-A-changed-close-unlimited").locator("xpath=following::table[1]")
     changed_paths = changes.locator("tbody th[scope=row] a").all_inner_texts()
     changed = ff.changes("FAKE 1.0", "FAKE 1.1")
     expected = [ff.PATHS[position - 1] or f"Entry {position}" for _, position, _, _ in changed]
     assert changed_paths == expected and len(expected) == 5
-    page = visit.open("compare/")
+    page = reader.follow("compare/")
     selects = page.locator("article form select")
     if selects.count() < 2:
         # The any-pair form is being built in another branch (issue 4); this test runs once it is merged.
@@ -248,10 +268,10 @@ def test_theme_toggle_switches_and_is_remembered(visit: Visit) -> None:
     expect(body).to_have_attribute("data-md-color-scheme", "default")
 
 
-def test_search_submit_button_reopens_the_search_with_its_query(visit: Visit) -> None:
+def test_search_submit_button_reopens_the_search_with_its_query(reader: Visit) -> None:
     # The search form's submit button (overrides/partials/search.html) loads the page with ?q=, which
     # Material reads: the search opens again with the query and its results.
-    page = visit.open("operations/")
+    page = reader.reach("operations/")
     assert REFUND_OPERATIONS and all(any(r.endswith(op) for r in _search(page, "refund")) for op in REFUND_OPERATIONS)
     page.locator(".md-search__form button[type=submit]").evaluate("button => button.click()")
     page.wait_for_url(re.compile(r"/operations/\?q=refund$"))
@@ -261,9 +281,9 @@ def test_search_submit_button_reopens_the_search_with_its_query(visit: Visit) ->
     assert all(any(h.endswith(op) for h in hrefs) for op in REFUND_OPERATIONS), hrefs
 
 
-def test_copy_button_copies_the_operation_path(visit: Visit) -> None:
-    visit.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=visit.base.rstrip("/"))
-    page = visit.open("operations/fakeRefundSend-v2/")
+def test_copy_button_copies_the_operation_path(reader: Visit) -> None:
+    reader.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=reader.base.rstrip("/"))
+    page = reader.reach("operations/fakeRefundSend-v2/")
     block = page.locator(".catalog-path")
     block.hover()
     block.get_by_title("Copy to clipboard").click()
