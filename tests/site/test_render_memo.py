@@ -23,11 +23,17 @@ from hypothesis import strategies as st
 from catalog_docs.authoring.synth import SynthSpec, synth_files
 from catalog_docs.catalog.validate import LoadCache, load_catalog
 from catalog_docs.site import pages
+from catalog_docs.site.paging import PAGE_ROWS
 from catalog_docs.site.render import PageMemo, render_pages
 from catalog_edits import Docs, dump_doc, edited, load_doc, read_docs, version_file, write_docs
 from fixture_facts import FIXTURE_CATALOG
 
 BASE: Docs = read_docs(FIXTURE_CATALOG)
+FLIPPED = PAGE_ROWS + 10
+"""The entry whose value the one-value tests flip: on the second page of every table of the synthetic catalogues."""
+TWO_PAGES = FLIPPED + 2
+"""Operations enough for that entry and one after it, no more: a table's second page is what the memo's paths
+must keep apart from its first, and every operation adds pages of its own to each render."""
 
 
 class ColdRenders:
@@ -63,7 +69,7 @@ class Synths:
         self._made: dict[int, Path] = {}
         self._docs: dict[int, Docs] = {}
 
-    def copy(self, tmp_path: Path, operations: int = 300) -> Path:
+    def copy(self, tmp_path: Path, operations: int = TWO_PAGES) -> Path:
         return Path(shutil.copytree(self._source(operations), tmp_path / "synth"))
 
     def docs(self, operations: int) -> Docs:
@@ -142,13 +148,13 @@ def test_one_value_edited_renders_as_fresh_and_reuses_the_rest(tmp_path: Path, s
     memo, cache = PageMemo(), LoadCache()
     first = _same_as_cold(folder, memo, cache, cold)
     for label_index in (0, 1, -1):
-        _flip_one_value(folder, label_index, 260)  # on the second page of every table
+        _flip_one_value(folder, label_index, FLIPPED)
         hits = cache.parsed.hits
         _same_as_cold(folder, memo, cache, cold, after=f"a value flipped under label {label_index}")
         assert memo.reused > len(first) * 0.9, (label_index, memo.reused, memo.produced)
         assert cache.parsed.hits - hits >= 4, label_index  # every file but the edited version file
         # ... and back: the memo now holds the edited pages
-        _flip_one_value(folder, label_index, 260)
+        _flip_one_value(folder, label_index, FLIPPED)
         assert _same_as_cold(folder, memo, cache, cold, after=f"flipping it back ({label_index})") == first
 
 
@@ -160,7 +166,7 @@ def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, synths: 
     document's head and one path item, not all."""
     from catalog_docs.site import download_parts
 
-    folder = synths.copy(tmp_path, 300)
+    folder = synths.copy(tmp_path)
     memo, cache = PageMemo(), LoadCache()
     catalog = load_catalog(folder, cache=cache)
     render_pages(catalog, memo=memo, workers=1 if "one" in start else 2)
@@ -169,7 +175,7 @@ def test_the_downloads_parts_are_kept_for_the_next_edit(tmp_path: Path, synths: 
     assert len(memo.openapi_paths) == sum(e.path is not None for e in catalog.entries)
     # The value test_one_value_edited_renders_as_fresh_and_reuses_the_rest flips under the last label: the cold
     # render it is held to is the one that test made (ColdRenders), when this test runs after it, as it does.
-    _flip_one_value(folder, -1, 260)
+    _flip_one_value(folder, -1, FLIPPED)
     made: list[object] = []
     real = download_parts.to_yaml_plain
     monkeypatch.setattr(download_parts, "to_yaml_plain", lambda *a, **k: made.append(a) or real(*a, **k))
