@@ -123,6 +123,12 @@ def _pages(site: Path) -> list[tuple[str, str, Node]]:
             for p in sorted(site.rglob("*.html"))]
 
 
+@pytest.fixture(scope="module")
+def injected_pages(injected_site: tuple[Path, dict[str, str]]) -> list[tuple[str, str, Node]]:
+    """Every page of the injected site, read and parsed once for the tests that only read them."""
+    return _pages(injected_site[0])
+
+
 @pytest.mark.site
 def test_injected_fields_cover_every_free_text_field_of_the_schemas() -> None:
     # If a schema gains a free-text field, this test asks for it to be injected too.
@@ -146,10 +152,11 @@ def test_injected_fields_cover_every_free_text_field_of_the_schemas() -> None:
 
 
 @pytest.mark.site
-def test_no_injected_markup_is_live(injected_site: tuple[Path, dict[str, str]]) -> None:
-    site, fields = injected_site
+def test_no_injected_markup_is_live(injected_site: tuple[Path, dict[str, str]],
+                                    injected_pages: list[tuple[str, str, Node]]) -> None:
+    _, fields = injected_site
     leaks = []
-    for rel, raw, doc in _pages(site):
+    for rel, raw, doc in injected_pages:
         if "<!-- hidden-" in raw:
             leaks.append(f"{rel}: an HTML comment from the catalogue is live")
         for node in doc.iter():
@@ -180,10 +187,9 @@ def test_no_injected_markup_is_live(injected_site: tuple[Path, dict[str, str]]) 
 
 
 @pytest.mark.site
-def test_every_table_keeps_its_columns(injected_site: tuple[Path, dict[str, str]]) -> None:
-    site, _ = injected_site
+def test_every_table_keeps_its_columns(injected_pages: list[tuple[str, str, Node]]) -> None:
     tables = 0
-    for rel, _raw, doc in _pages(site):
+    for rel, _raw, doc in injected_pages:
         for table in doc.find_all("table"):
             tables += 1
             rows = table_rows(table)
@@ -193,9 +199,10 @@ def test_every_table_keeps_its_columns(injected_site: tuple[Path, dict[str, str]
 
 
 @pytest.mark.site
-def test_injected_text_shows_literally_where_it_belongs(injected_site: tuple[Path, dict[str, str]]) -> None:
-    site, fields = injected_site
-    pages = {rel: doc for rel, _raw, doc in _pages(site)}
+def test_injected_text_shows_literally_where_it_belongs(injected_site: tuple[Path, dict[str, str]],
+                                                       injected_pages: list[tuple[str, str, Node]]) -> None:
+    _, fields = injected_site
+    pages = {rel: doc for rel, _raw, doc in injected_pages}
     home, register = pages["index.html"], pages["not-shown/index.html"]
 
     def cells(doc: Node) -> list[str]:
