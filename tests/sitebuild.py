@@ -7,8 +7,10 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -128,6 +130,30 @@ def shared_build(tmp_path_factory: pytest.TempPathFactory, name: str, catalog: P
             assert "WARNING" not in result.stdout + result.stderr, result.stdout + result.stderr
             done.touch()
     return project / "site"
+
+
+SHM = Path("/dev/shm")
+SHM_FREE = 256 * 1024**2
+"""The room a test's folder in memory must leave free (a container's /dev/shm may be 64 MB)."""
+
+
+@contextmanager
+def in_memory_folder(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[Path]:
+    """A folder of a test's own in /dev/shm (tmpfs: making and removing thousands of files, pipes and links costs
+    the kernel far less than on a journalled disk), removed when the test is done; a folder of pytest's temporary
+    ones where /dev/shm is missing, not writable or short of room."""
+    try:
+        usable = os.access(SHM, os.W_OK | os.X_OK) and shutil.disk_usage(SHM).free > SHM_FREE
+    except OSError:
+        usable = False
+    if not usable:
+        yield tmp_path_factory.mktemp(name)
+        return
+    folder = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=SHM))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder)
 
 
 def files_under(root: Path) -> dict[str, bytes]:
