@@ -35,9 +35,16 @@ def nested_env() -> dict[str, str]:
     return {**env, "PYTHONPATH": os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")])}
 
 
+UNUSED_PLUGINS = ("hypothesispytest", "anyio", "platformdirs")
+"""Installed pytest plugins the throw-away files use nothing of (no Hypothesis test, no async test, no
+platformdirs fixture), and that install no signal handler and touch no process-wide setting: not loaded there,
+which spares each nested pytest and each of its workers a good half of its start (Hypothesis' alone)."""
+
+
 def write_suite(folder: Path, body: str, name: str = "test_case.py") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "pytest.ini").write_text("[pytest]\naddopts = -p guards -p stopping -p no:cacheprovider\n",
+    unused = " ".join(f"-p no:{plugin}" for plugin in UNUSED_PLUGINS)
+    (folder / "pytest.ini").write_text(f"[pytest]\naddopts = -p guards -p stopping -p no:cacheprovider {unused}\n",
                                        encoding="utf-8")
     (folder / name).write_text(textwrap.dedent(body), encoding="utf-8")
     return folder
