@@ -9,8 +9,9 @@ Two pieces hold it, neither of which runs the suite again:
   runs the marked tests there (a few dozen, less a case whose catalogue reading another case repeats:
   SAME_DATA_AS) in a nested pytest.
 
-An edit is judged by what it changes: the edited copy must collect the marked tests an unedited copy collects,
-a test that passed on the unedited copy and fails on the edited one must be a source-facts test, and the
+An edit is judged by what it changes: the edited copy must collect the marked tests the unedited project collects
+(this run's own collection, when it collected their files whole as `make test` does; else an unedited copy's), a
+test that passed on the unedited copy and fails on the edited one must be a source-facts test, and the
 source-facts tests named below must fail saying, in a reviewer's words, how the catalogue now differs from the
 source. Tests that already failed before the edit (the real catalogue may already depart from the source, a label
 it does not show yet added) are not the edit's doing. Only the tests that did not pass on the edited copy need
@@ -30,6 +31,8 @@ import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 import yaml
@@ -219,6 +222,26 @@ def marked_files(tests: Path) -> list[str]:
                   if "real_catalog" in p.read_text(encoding="utf-8") and p.relative_to(tests.parent).as_posix() != THIS)
 
 
+SELECTING_OPTIONS = ("keyword", "markexpr", "deselect", "lf", "stepwise")
+"""pytest's options that leave tests of a collected file out of a run (-k, -m, --deselect, --last-failed,
+--stepwise): with any of them set, this run's own collection is not taken for a whole one."""
+
+
+def collected_in_this_run(session: pytest.Session, files: list[str]) -> set[str] | None:
+    """The marked tests of `files` as this run collected them on the project itself (an unedited project, as the
+    copy is before the edit), when it collected those files whole: each file named or under a folder named, no
+    option selecting among their tests; else None (then a nested pytest collects them on the copy). `make test`
+    collects every file, so its copy is collected once, by the edited run."""
+    if any(getattr(session.config.option, name, None) for name in SELECTING_OPTIONS) or \
+            any("::" in arg for arg in session.config.args):
+        return None
+    marked = {item.nodeid for item in session.items if item.get_closest_marker("real_catalog")}
+    here = {item.nodeid.split("::", 1)[0] for item in session.items}
+    if not set(files) <= here:
+        return None
+    return {test for test in marked if test.split("::", 1)[0] in files}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Runs:
     """What the nested runs found: the marked tests an unedited copy collects, the outcomes on the unedited copy of
@@ -231,13 +254,16 @@ class Runs:
 
 
 @pytest.fixture(scope="module")
-def nested(tmp_path_factory: pytest.TempPathFactory) -> Runs:
-    """A copy of the project collects the marked tests, is then edited and runs them (less SAME_DATA_AS); an
-    unedited copy runs those the verdict needs its outcome of (usually none, so it is made only then)."""
+def nested(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Runs:
+    """The marked tests an unedited project collects (this run's own collection, or a copy's before its edit);
+    the copy, edited, runs them (less SAME_DATA_AS); an unedited copy runs those the verdict needs its outcome of
+    (usually none, so it is made only then)."""
     files = marked_files(Path(__file__).resolve().parents[1])
     edited_folder, unedited_folder = tmp_path_factory.mktemp("edited"), tmp_path_factory.mktemp("unedited")
     project = clone_project(edited_folder / "project")
-    collected = collect_nested(project, unedited_folder, files)  # before the edit: what an unedited copy collects
+    collected = collected_in_this_run(request.session, files)
+    if collected is None:  # before the edit: what an unedited copy collects
+        collected = collect_nested(project, unedited_folder, files)
     gone = [t for pair in SAME_DATA_AS.items() for t in pair if t not in collected]
     assert not gone, f"SAME_DATA_AS names cases the unedited copy does not collect: {gone}"
     collected -= set(SAME_DATA_AS)
@@ -331,3 +357,34 @@ def test_the_checker_accepts_exactly_the_expected_change(before: Outcome) -> Non
     """What failed before the edit (the real catalogue already departing from the source) is not the edit's."""
     after = _outcome(sf2=before.outcomes[_SF2], other=before.outcomes[_OTHER])
     _check(before, after, _SAYS)
+
+
+# --- the unedited collection is this run's own only when this run collected the marked files whole ------------
+
+class _Item:
+    def __init__(self, nodeid: str, marked: bool) -> None:
+        self.nodeid, self.marked = nodeid, marked
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return object() if self.marked and name == "real_catalog" else None
+
+
+_FILES = ["tests/catalog/test_source_facts.py", "tests/site/test_zensical_search.py"]
+_ITEMS = [_Item(_SF, True), _Item(SOURCE_FACTS + "test_unmarked", False),
+          _Item("tests/site/test_zensical_search.py::test_z[wide]", True), _Item(THIS + "::test_e", True),
+          _Item("tests/site/test_other.py::test_o", True)]
+
+
+def _session(items: list[_Item], args: tuple[str, ...] = ("tests",), **option: object) -> pytest.Session:
+    options = {"keyword": "", "markexpr": "", "deselect": None, "lf": False, "stepwise": False, **option}
+    return cast(pytest.Session, SimpleNamespace(items=items, config=SimpleNamespace(
+        args=list(args), option=SimpleNamespace(**options))))
+
+
+def test_this_runs_collection_is_taken_only_when_whole() -> None:
+    assert collected_in_this_run(_session(_ITEMS), _FILES) == {_SF, "tests/site/test_zensical_search.py::test_z[wide]"}
+    assert collected_in_this_run(_session(_ITEMS[:2]), _FILES) is None  # a marked file not collected
+    assert collected_in_this_run(_session(_ITEMS, ("tests", _SF)), _FILES) is None  # a file's tests chosen by id
+    for name, value in (("keyword", "facts"), ("markexpr", "real_catalog"), ("deselect", [_SF]), ("lf", True),
+                        ("stepwise", True)):
+        assert collected_in_this_run(_session(_ITEMS, **{name: value}), _FILES) is None, name
