@@ -26,7 +26,7 @@ import stat
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -43,7 +43,7 @@ from catalog_docs.escape import for_terminal
 from catalog_docs.site.handwritten import DocsRefused, HandWritten, hand_written
 from catalog_docs.site.plugin import CatalogDocsPlugin
 from catalog_docs.site.watch import engine_files
-from sitebuild import BIN, cli_here, copy_env, copy_project, tree_entries
+from sitebuild import BIN, cli_here, copy_env, copy_project, in_memory_folder, tree_entries
 
 TIME_LIMIT_S = 60.0
 """Each command, on a loaded two-core machine; a hang (a pipe read, a link loop walked) would never end."""
@@ -275,9 +275,10 @@ def plant_state(project: Path, entries: list[Entry], docs_is_link: bool) -> Docs
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     # Its own copy: every state is planted in it.
-    return copy_project(tmp_path_factory.mktemp("untouched") / "project", catalog=ff.FIXTURE_CATALOG)
+    with in_memory_folder(tmp_path_factory, "untouched") as root:
+        yield copy_project(root / "project", catalog=ff.FIXTURE_CATALOG)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ import shutil
 import stat
 import subprocess
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 import fixture_facts as ff
 from catalog_docs.writing import MARK, MARK_TEXT, WriteRefused, prepare_site_dir
-from sitebuild import BIN, cli_here, copy_env, copy_project, tree_entries
+from sitebuild import BIN, cli_here, copy_env, copy_project, in_memory_folder, tree_entries
 
 pytestmark = pytest.mark.site
 
@@ -134,15 +134,16 @@ def changed_outside_own(before: dict[str, tuple[object, ...]], after: dict[str, 
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The folder holding the project (with a .git of its own), its pristine catalogue and the outside folder."""
-    base = tmp_path_factory.mktemp("writes")
-    project = copy_project(base / "project", catalog=ff.FIXTURE_CATALOG)
-    who = ["-c", "user.name=test", "-c", "user.email=test@example.invalid"]
-    for git in (["init", "-q"], ["add", "catalog", "docs", "mkdocs.yml"], [*who, "commit", "-q", "-m", "project"]):
-        subprocess.run(["git", *git], cwd=project, check=True, capture_output=True)
-    shutil.copytree(ff.FIXTURE_CATALOG, base.parent / f"{base.name}-pristine-catalog")
-    return base
+    with in_memory_folder(tmp_path_factory, "writes") as root:
+        base = root / "base"
+        project = copy_project(base / "project", catalog=ff.FIXTURE_CATALOG)
+        who = ["-c", "user.name=test", "-c", "user.email=test@example.invalid"]
+        for git in (["init", "-q"], ["add", "catalog", "docs", "mkdocs.yml"], [*who, "commit", "-q", "-m", "project"]):
+            subprocess.run(["git", *git], cwd=project, check=True, capture_output=True)
+        shutil.copytree(ff.FIXTURE_CATALOG, base.parent / f"{base.name}-pristine-catalog")
+        yield base
 
 
 KEEP = {".git", "catalog", "docs", "mkdocs.yml", "overrides", "scripts"}
@@ -288,17 +289,17 @@ def test_nothing_outside_the_tools_own_folders_changes(base: Path, capsys: pytes
 
 
 @pytest.fixture(scope="module")
-def small_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def small_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A folder holding a project of a few files (its .git, catalogue, docs/ and mkdocs.yml): all the site folder's
     check is given is the project's path, and a snapshot of a small project is quick."""
-    base = tmp_path_factory.mktemp("site-check")
-    project = base / "project"
-    shutil.copytree(ff.FIXTURE_CATALOG, project / "catalog")
-    (project / "docs").mkdir()
-    (project / "docs" / "about.md").write_text("# About\n", encoding="utf-8")
-    (project / "mkdocs.yml").write_text("site_name: fake\n", encoding="utf-8")
-    subprocess.run(["git", "init", "-q"], cwd=project, check=True, capture_output=True)
-    return base
+    with in_memory_folder(tmp_path_factory, "site-check") as base:
+        project = base / "project"
+        shutil.copytree(ff.FIXTURE_CATALOG, project / "catalog")
+        (project / "docs").mkdir()
+        (project / "docs" / "about.md").write_text("# About\n", encoding="utf-8")
+        (project / "mkdocs.yml").write_text("site_name: fake\n", encoding="utf-8")
+        subprocess.run(["git", "init", "-q"], cwd=project, check=True, capture_output=True)
+        yield base
 
 
 def _assert_site_left_plain(before: dict[str, tuple[object, ...]], after: dict[str, tuple[object, ...]],
