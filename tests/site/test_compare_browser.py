@@ -52,8 +52,8 @@ def desk(chromium: Browser, fake_site: str) -> Iterator[Visit]:
 
 @pytest.fixture
 def visit(desk: Visit) -> Iterator[Visit]:
-    """The module's desktop tab; the test fails if anything went wrong in it while the test ran."""
-    desk.forget_problems()  # what went wrong before was reported there
+    """The module's desktop tab; the test fails if anything went wrong in it (what comes after a test, from its pages,
+    fails the next one)."""
     yield desk
     problems = desk.problems()
     desk.forget_problems()
@@ -301,8 +301,7 @@ def legends(desk: Visit) -> dict[str, dict]:
     marks' styles (_MARK_STYLES), its article's text, the scheme shown, what went wrong on it; its screenshot in a
     scheme kept when a check of it fails there."""
     found: dict[str, dict] = {}
-    desk.forget_problems()  # what went wrong before was reported there
-    page = desk.reach("legend/")
+    page = desk.reach("legend/")  # what went wrong after the last test, from its pages, fails the light reading
     for scheme in SCHEMES:
         if scheme != "light":
             desk.choose_scheme(scheme)
