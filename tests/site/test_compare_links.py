@@ -22,17 +22,42 @@ pytestmark = [pytest.mark.site, pytest.mark.browser]
 SCREENS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
+TABS: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": SCREENS["desktop"], "color_scheme": "light"},
+    "desktop-dark": {"viewport": SCREENS["desktop"], "color_scheme": "dark"},
+    "phone": {"viewport": SCREENS["phone"], "device_scale_factor": 2, "is_mobile": True, "has_touch": True},
+}
+"""The module's tabs: each screen, and the desktop in the dark scheme (the browser's preference; the desktop's light
+one is the browser's own default, named)."""
+
+
+@pytest.fixture(scope="module")
+def tabs(chromium: Browser, site_url: str) -> Iterator[Callable[[str], Visit]]:
+    """A tab of TABS for the module's tests, opened when a test first asks for it and kept between tests: a test that
+    opens a link loads it; one that only needs to be on a page goes there as a reader following a link does
+    (`Visit.reach`). (A cleared tab per test, a blank page and a load from it, served no check: no check reads what the
+    site keeps in storage, and a test that switches the scheme switches it back.) What went wrong in a tab after a
+    test, from its pages, fails the next test that reads the tab."""
+    opened: dict[str, Visit] = {}
+
+    def tab(name: str) -> Visit:
+        if name not in opened:
+            opened[name] = new_visit(chromium, site_url, **TABS[name])
+        return opened[name]
+
+    yield tab
+    for visit in opened.values():
+        visit.close()
+
+
 @pytest.fixture(params=list(SCREENS))
-def screen(request: pytest.FixtureRequest, chromium: Browser, site_url: str) -> Iterator[Visit]:
-    # The desktop's light scheme is the browser's own default, named so that a light-scheme test at that size (the
-    # change links' below) takes the same tab.
-    phone = request.param == "phone"
-    v = new_visit(chromium, site_url, viewport=SCREENS[request.param],
-                  **({"device_scale_factor": 2, "is_mobile": True, "has_touch": True} if phone
-                     else {"color_scheme": "light"}))
+def screen(request: pytest.FixtureRequest, tabs: Callable[[str], Visit]) -> Iterator[Visit]:
+    """The module's tab of the screen; the test fails if anything went wrong in it."""
+    v = tabs(request.param)
     yield v
-    v.close()
-    assert not v.problems(), "\n".join(v.problems())
+    problems = v.problems()
+    v.forget_problems()
+    assert not problems, "\n".join(problems)
 
 
 def _in_first_screen(page: Page, selector: str) -> None:
@@ -52,7 +77,7 @@ def _in_first_screen(page: Page, selector: str) -> None:
 def test_since_my_version_shows_the_comparison_in_the_first_screen(screen: Visit) -> None:
     # Was: /compare/?from=...&to=... opened at the top; the result started at y = 964 (1280 x 900).
     labels = [v.label for v in load_catalog(FIXTURE_CATALOG).versions]
-    page = screen.open(f"versions/{labels[0].replace(' ', '-')}/")
+    page = screen.reach(f"versions/{labels[0].replace(' ', '-')}/")
     page.get_by_role("link", name=f"compare it with the newest label, {labels[-1]}").click()
     _in_first_screen(page, "#catalog-compare-result h3")
     assert page.locator("#catalog-compare-result h3").inner_text() == f"{labels[0]} → {labels[-1]}"
@@ -76,8 +101,8 @@ def _first_value_change() -> tuple[str, str, str]:
 
 
 WHERE = {"page": "the comparison's own page", "any-pair": "the any-pair compare"}
-LOADED = {"page": "light", "any-pair": "dark"}
-"""The scheme each place is loaded in (the tab's browser prefers it); the other is chosen with the theme's toggle."""
+LOADED = {"page": "desktop", "any-pair": "desktop-dark"}
+"""The tab each place is loaded in, whose browser prefers its scheme; the other is chosen with the theme's toggle."""
 
 
 def _read_marked_row(visit: Visit, change: str) -> dict[str, Any]:
@@ -98,23 +123,19 @@ def _read_marked_row(visit: Visit, change: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def marked_rows(chromium: Browser, site_url: str) -> Iterator[Callable[[str, str], dict[str, Any]]]:
+def marked_rows(tabs: Callable[[str], Visit]) -> Callable[[str, str], dict[str, Any]]:
     """The first value change's link followed to each place (WHERE), read in both schemes from one load: loaded in
     the scheme of LOADED (so each scheme is the loaded one for one place), read, switched to the other with the
     theme's toggle and read again, then switched back (the tab's stored choice is its own scheme again). Each place
     is read when a test first asks for it."""
     a, b, change = _first_value_change()
     readings: dict[tuple[str, str], dict[str, Any]] = {}
-    tabs: dict[str, Visit] = {}
 
     def reading(where: str, scheme: str) -> dict[str, Any]:
         if (where, scheme) not in readings:
-            loaded = LOADED[where]
+            visit = tabs(LOADED[where])
+            loaded = TABS[LOADED[where]]["color_scheme"]
             other = next(s for s in SCHEMES if s != loaded)
-            if loaded not in tabs:
-                tabs[loaded] = new_visit(chromium, site_url, color_scheme=loaded, viewport=SCREENS["desktop"])
-            visit = tabs[loaded]
-            visit.forget_problems()  # what went wrong on the other place was reported there
             path = (f"compare/{a.replace(' ', '-')}...{b.replace(' ', '-')}/#{change}" if where == "page"
                     else f"compare/?from={quote(a)}&to={quote(b)}#{change}")
             page = visit.open(path)
@@ -129,9 +150,7 @@ def marked_rows(chromium: Browser, site_url: str) -> Iterator[Callable[[str, str
             visit.forget_problems()
         return readings[(where, scheme)]
 
-    yield reading
-    for visit in tabs.values():
-        visit.close()
+    return reading
 
 
 @pytest.mark.parametrize("scheme", list(SCHEMES))
@@ -149,37 +168,33 @@ def test_a_followed_change_link_marks_its_row(marked_rows: Callable[[str, str], 
     assert not seen["serious"], "\n".join(seen["serious"])
 
 
-def test_the_any_pair_result_keeps_values_as_published_and_breaks_paths_only_at_a_slash(chromium: Browser,
-                                                                                       site_url: str) -> None:
+@pytest.mark.parametrize("screen", ["phone"], indirect=True)
+def test_the_any_pair_result_keeps_values_as_published_and_breaks_paths_only_at_a_slash(screen: Visit) -> None:
     a, b, _ = _first_value_change()
-    visit = new_visit(chromium, site_url, viewport=SCREENS["phone"], device_scale_factor=2, is_mobile=True,
-                      has_touch=True)
-    try:
-        page = visit.open(f"compare/?from={quote(a)}&to={quote(b)}")
-        page.wait_for_selector("#catalog-compare-result h5")
-        # Was: "CLOSE → UNLIMITED (21 VALUES)", the theme's upper-cased fifth-level heading.
-        headings = page.locator("#catalog-compare-result h5").evaluate_all(
-            "hs => hs.map(h => [getComputedStyle(h).textTransform, h.innerText, h.textContent])")
-        for transform, shown, text in headings:
-            assert transform == "none" and shown == text, (transform, shown, text)
-        # Every piece of a path between two "/" lies on one line; the cell may break only before a "/".
-        split = page.evaluate("""() => {
-            const bad = [];
-            for (const cell of document.querySelectorAll('#catalog-compare-result .catalog-path')) {
-                if (getComputedStyle(cell).overflowWrap !== 'normal') bad.push('wrap: ' + cell.textContent);
-                const link = cell.querySelector('a');
-                for (const node of link.childNodes) {
-                    if (node.nodeType !== Node.TEXT_NODE) continue;
-                    const range = document.createRange();
-                    range.selectNodeContents(node);
-                    const tops = new Set(Array.from(range.getClientRects(), r => Math.round(r.top)));
-                    if (tops.size > 1) bad.push(node.textContent);
-                }
+    visit = screen
+    page = visit.reach(f"compare/?from={quote(a)}&to={quote(b)}")
+    page.wait_for_selector("#catalog-compare-result h5")
+    # Was: "CLOSE → UNLIMITED (21 VALUES)", the theme's upper-cased fifth-level heading.
+    headings = page.locator("#catalog-compare-result h5").evaluate_all(
+        "hs => hs.map(h => [getComputedStyle(h).textTransform, h.innerText, h.textContent])")
+    for transform, shown, text in headings:
+        assert transform == "none" and shown == text, (transform, shown, text)
+    # Every piece of a path between two "/" lies on one line; the cell may break only before a "/".
+    split = page.evaluate("""() => {
+        const bad = [];
+        for (const cell of document.querySelectorAll('#catalog-compare-result .catalog-path')) {
+            if (getComputedStyle(cell).overflowWrap !== 'normal') bad.push('wrap: ' + cell.textContent);
+            const link = cell.querySelector('a');
+            for (const node of link.childNodes) {
+                if (node.nodeType !== Node.TEXT_NODE) continue;
+                const range = document.createRange();
+                range.selectNodeContents(node);
+                const tops = new Set(Array.from(range.getClientRects(), r => Math.round(r.top)));
+                if (tops.size > 1) bad.push(node.textContent);
             }
-            return bad;
-        }""")
-        assert split == []
-        assert page.locator("#catalog-compare-result .catalog-path wbr").count() > 0
-        assert not visit.problems(), "\n".join(visit.problems())
-    finally:
-        visit.close()
+        }
+        return bad;
+    }""")
+    assert split == []
+    assert page.locator("#catalog-compare-result .catalog-path wbr").count() > 0
+    assert not visit.problems(), "\n".join(visit.problems())
