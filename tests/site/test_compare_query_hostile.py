@@ -12,6 +12,7 @@ the same reading of it as a load: compare.js `fromUrl` and `run`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 from playwright.sync_api import Browser, Dialog, ElementHandle, Page
 
 from browsing import Visit, new_visit
+from htmltree import parse_file
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 
@@ -182,11 +184,19 @@ def check(visit: Visit, side_from: str, side_to: str, fragment: str, reach: Call
 
 
 @pytest.fixture(scope="module")
-def form(tab: tuple[Visit, list[str]]) -> tuple[list[str], tuple[str, str]]:
-    """What the compare page offers, read once: every side, and the pair it opens on (what goes wrong on the page
-    fails the first test)."""
-    page = tab[0].open("compare/")
-    return labels(page), newest_pair(page)
+def form(built_site: Path) -> tuple[list[str], tuple[str, str]]:
+    """What the compare page offers, read once from its built page, without loading it: every side, and the pair it
+    opens on (each select's selected option, the browser's value for it, which compare.js keeps as the pair to fall
+    back on; each check reads the page's own, `_READ`)."""
+    sides, page = [], parse_file(built_site / "compare" / "index.html")
+    for name in ("from", "to"):
+        select = page.find("select", name=name)
+        assert select is not None, name
+        options = select.find_all("option")
+        sides.append(([o.attrs["value"] for o in options],
+                      next((o for o in options if "selected" in o.attrs), options[0]).attrs["value"]))
+    (known, newest_from), (_, newest_to) = sides
+    return known, (newest_from, newest_to)
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
@@ -214,6 +224,8 @@ def test_a_link_to_a_known_pair_draws_it(visit: Visit, form: tuple[list[str], tu
     known, newest = form
     assert newest != ("FAKE 1.0", "FAKE 1.1") and {"FAKE 1.0", "FAKE 1.1"} <= set(known)
     check(visit, "FAKE 1.0", "FAKE 1.1", "#__proto__")
+    # The page's own sides and fallback pair are the form's as read from the built page: the link's pair is not it.
+    assert (labels(visit.page), newest_pair(visit.page)) == (known, newest)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
