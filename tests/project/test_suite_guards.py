@@ -1,5 +1,6 @@
 """The test suite's own promises (tests/guards.py, tests/stopping.py), shown on small throw-away test files run
-by a nested pytest with the same plugins, never on the suite itself.
+by a nested pytest with the suite's own plugins (tests/guards.py, tests/stopping.py, pytest-xdist), never on the
+suite itself.
 
 - A test that reads the project's catalog/ without the `real_catalog` mark fails; so does one that leaves a
   process-wide setting changed, and the next test starts with it put back.
@@ -38,7 +39,7 @@ def nested_env() -> dict[str, str]:
 UNUSED_PLUGINS = ("hypothesispytest", "anyio", "platformdirs")
 """Installed pytest plugins the throw-away files use nothing of (no Hypothesis test, no async test, no
 platformdirs fixture), and that install no signal handler and touch no process-wide setting: not loaded there,
-which spares each nested pytest and each of its workers a good half of its start (Hypothesis' alone)."""
+which spares each nested pytest and each of its workers their imports (Hypothesis' above all)."""
 
 
 def write_suite(folder: Path, body: str, name: str = "test_case.py") -> Path:
