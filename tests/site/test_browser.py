@@ -8,8 +8,9 @@ page type in a scheme where something is wrong with it is kept under test-artifa
 
 The tests that change nothing a page keeps (search, the operations filter, the any-pair form, the copy button, the
 search's submit button) read the site in one tab, `reader`, going from page to page as a reader does (the first page
-is loaded, the next ones reached by following a link to them: tests/browsing.py `Visit.reach`); each checks what went
-wrong while it ran. The theme toggle and the keyboard test load their pages in a cleared tab of their own.
+is loaded, the next ones reached by following a link to them: tests/browsing.py `Visit.reach`); each fails on what went
+wrong in the tab since the last one's check (what a page brings after a test's end counts for the next test, and for
+the module's end). The theme toggle and the keyboard test load their pages in a cleared tab of their own.
 """
 
 from __future__ import annotations
@@ -160,31 +161,39 @@ QUERIES = ["refund", "mandate", "GadgetPurge", "PLAN B"]
 """What the search tests below type on the home page."""
 
 
+def _report(tab: Visit) -> None:
+    """Fail on what went wrong in the tab since the last report; what is reported is not reported again."""
+    problems = tab.problems()
+    tab.forget_problems()
+    assert not problems, "\n".join(problems)
+
+
 @pytest.fixture(scope="module")
 def reader_tab(chromium: Browser, site_url: str) -> Iterator[Visit]:
     """The module's reading tab (see the module's docstring)."""
     tab = new_visit(chromium, site_url)
-    yield tab
-    tab.close()
+    try:
+        yield tab
+        _report(tab)
+    finally:
+        tab.close()
 
 
 @pytest.fixture
 def reader(reader_tab: Visit) -> Iterator[Visit]:
-    """The reading tab for one test, which fails if anything went wrong in it meanwhile; permissions the test
-    granted are withdrawn after it."""
-    reader_tab.forget_problems()
+    """The reading tab for one test, which fails on what went wrong in it since the last test's check; permissions the
+    test granted are withdrawn after it."""
     yield reader_tab
     reader_tab.context.clear_permissions()
-    assert not reader_tab.problems(), "\n".join(reader_tab.problems())
+    _report(reader_tab)
 
 
 @pytest.fixture(scope="module")
 def searched(reader_tab: Visit) -> dict[str, list[str]]:
     """Each of QUERIES typed into the home page's search, one after the other in one page: its results."""
-    reader_tab.forget_problems()
     page = reader_tab.reach("")
     results = {query: _search(page, query) for query in QUERIES}
-    assert not reader_tab.problems(), "\n".join(reader_tab.problems())
+    _report(reader_tab)
     return results
 
 
