@@ -142,7 +142,7 @@ def _search(page: Page, query: str) -> list[str]:
     if not box.evaluate("box => box === document.activeElement"):
         page.keyboard.press("/")  # Material's shortcut that focuses the search box
         expect(box).to_be_focused()
-    elif box.input_value():
+    if box.input_value():  # a query typed on an earlier page of the tab stays in the box, with its results
         page.keyboard.press("Control+A")
         page.keyboard.press("Backspace")
         expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
