@@ -184,6 +184,13 @@ class Visit:
         for recorded in (self.console_errors, self.failed_requests, self.foreign_requests):
             recorded.clear()
 
+    def take_problems(self) -> list[str]:
+        """What went wrong since the last take (`problems`), then recording afresh (`forget_problems`): a tab read
+        page after page reports each page's problems once."""
+        problems = self.problems()
+        self.forget_problems()
+        return problems
+
     def choose_scheme(self, scheme: str) -> None:
         """Choose `scheme` ("light" or "dark") with the theme's toggle (a click on its label, without moving the
         pointer or the focus there, as a load or a followed link leaves neither), and wait until the theme has

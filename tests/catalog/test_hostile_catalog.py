@@ -245,8 +245,7 @@ def inspected(chromium: Browser, hostile_site: Path, hostile_url: str, built_sit
             # The page is inspected once no request is in flight: scripts that fetch data (the any-pair
             # compare form reads catalog.json) have drawn their tables by then.
             seen = v.open(path).evaluate(_INSPECT)
-            seen["problems"] = v.problems()
-            v.forget_problems()
+            seen["problems"] = v.take_problems()
             markup = built_site / path if path.endswith(".html") else built_site / path / "index.html"
             seen["plain_tables"] = (drawn[path] if path in drawn
                                     else plain.page.evaluate(_PARSED, markup.read_text(encoding="utf-8")))

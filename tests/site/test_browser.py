@@ -89,7 +89,7 @@ class PageTypes:
         v.choose_scheme(other)
         second = self._check(v, page_type, other)
         v.choose_scheme(loaded)
-        second.problems += v.problems()  # anything the switch back brought
+        second.problems += v.take_problems()  # anything the switch back brought
         self.readings[(page_type, loaded)], self.readings[(page_type, other)] = first, second
 
     @staticmethod
@@ -103,8 +103,7 @@ class PageTypes:
         result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
         reading = Reading(scheme=page.evaluate("document.body.dataset.mdColorScheme"), heading=heading,
                           blocking=[describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING],
-                          problems=v.problems())
-        v.forget_problems()
+                          problems=v.take_problems())
         if heading or reading.scheme != SCHEMES[scheme] or reading.blocking or reading.problems:
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=SCREENSHOTS / f"{page_type}-{scheme}.png", full_page=True)
@@ -163,8 +162,7 @@ QUERIES = ["refund", "mandate", "GadgetPurge", "PLAN B"]
 
 def _report(tab: Visit) -> None:
     """Fail on what went wrong in the tab since the last report; what is reported is not reported again."""
-    problems = tab.problems()
-    tab.forget_problems()
+    problems = tab.take_problems()
     assert not problems, "\n".join(problems)
 
 

@@ -406,8 +406,7 @@ def changelog_readings(chromium: Browser, site_url: str) -> dict[str, tuple[str,
             readings[scheme] = (page.evaluate("document.body.dataset.mdColorScheme"),
                                 page.locator("article h2").count(),
                                 [describe_violation(x) for x in result["violations"] if x["impact"] in BLOCKING],
-                                visit.problems())
-            visit.forget_problems()
+                                visit.take_problems())
         visit.choose_scheme("light")
         readings["dark"][3].extend(visit.problems())  # anything the switch back brought
     finally:

@@ -55,8 +55,7 @@ def visit(desk: Visit) -> Iterator[Visit]:
     """The module's desktop tab; the test fails if anything went wrong in it (what comes after a test, from its pages,
     fails the next one)."""
     yield desk
-    problems = desk.problems()
-    desk.forget_problems()
+    problems = desk.take_problems()
     assert not problems, "\n".join(problems)
 
 
@@ -209,8 +208,7 @@ def phone_pages(chromium: Browser, fake_site: str) -> dict[str, dict]:
                     page.get_by_label("From", exact=True), page.get_by_label("To", exact=True),
                     page.get_by_role("button", name="Compare"))]
             seen["sideways"] = _no_sideways_scroll(page)
-            seen["problems"] = phone.problems()
-            phone.forget_problems()
+            seen["problems"] = phone.take_problems()
             found[path] = seen
             short = [box for box in seen.get("boxes", []) if box is None or box["height"] < 44]
             if seen["sideways"] or seen["problems"] or short:
@@ -312,11 +310,9 @@ def legends(desk: Visit) -> dict[str, dict]:
             _marks_honest_and_readable(seen["marks"])
             if scheme == "light":
                 _legend_defines_previous_label(seen["text"])
-        seen["problems"] = desk.problems()
-        desk.forget_problems()
+        seen["problems"] = desk.take_problems()
     desk.choose_scheme("light")
-    found["light"]["problems"] += desk.problems()  # anything the switch back brought
-    desk.forget_problems()
+    found["light"]["problems"] += desk.take_problems()  # anything the switch back brought
     return found
 
 

@@ -55,8 +55,7 @@ def screen(request: pytest.FixtureRequest, tabs: Callable[[str], Visit]) -> Iter
     """The module's tab of the screen; the test fails if anything went wrong in it."""
     v = tabs(request.param)
     yield v
-    problems = v.problems()
-    v.forget_problems()
+    problems = v.take_problems()
     assert not problems, "\n".join(problems)
 
 
@@ -117,8 +116,7 @@ def _read_marked_row(visit: Visit, change: str) -> dict[str, Any]:
                "box": row.bounding_box(),
                "serious": [f"{x['id']}: {x['help']} {[(n['target'], n.get('failureSummary')) for n in x['nodes'][:3]]}"
                            for x in result["violations"] if x["impact"] in ("serious", "critical")],
-               "problems": visit.problems()}
-    visit.forget_problems()
+               "problems": visit.take_problems()}
     return reading
 
 
@@ -146,8 +144,7 @@ def marked_rows(tabs: Callable[[str], Visit]) -> Callable[[str, str], dict[str, 
             visit.choose_scheme(other)
             readings[(where, other)] = _read_marked_row(visit, change)
             visit.choose_scheme(loaded)
-            readings[(where, other)]["problems"] += visit.problems()  # anything the switch back brought
-            visit.forget_problems()
+            readings[(where, other)]["problems"] += visit.take_problems()  # anything the switch back brought
         return readings[(where, scheme)]
 
     return reading

@@ -70,9 +70,8 @@ def visit(tab: tuple[Visit, list[str]]) -> Iterator[Visit]:
     from its pages, fails the next one)."""
     v, dialogs = tab
     yield v
-    opened, problems = list(dialogs), v.problems()
+    opened, problems = list(dialogs), v.take_problems()
     dialogs.clear()
-    v.forget_problems()
     assert not opened, opened
     assert not problems, "\n".join(problems)
 

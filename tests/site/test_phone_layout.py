@@ -132,8 +132,7 @@ def _measure_phone(phone: Visit, name: str, scheme: str, broad: dict) -> dict:
         seen["caption_visible"] = page.locator("article table.catalog-cards caption").first.is_visible()
     if scheme == "light" and name == "matrix":
         seen["card"] = page.evaluate(_FIRST_CARD)
-    seen["problems"] = phone.problems()
-    phone.forget_problems()
+    seen["problems"] = phone.take_problems()
     if _wrong(seen, broad, scheme):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=SCREENSHOTS / f"phone-{name}-{scheme}.png", full_page=True)

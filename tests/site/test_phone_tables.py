@@ -20,8 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 TABLET = {"width": 645, "height": 1000}
 PHONE = PHONE_TAB["viewport"]
-"""A touch phone's tab (every test here takes the same one from the pool): the tablet tests load their page in it
-at 645 px, as a tablet is a touch device too."""
+"""The phone's screen. Every test here takes the same touch phone's tab from the pool (PHONE_TAB): the tablet tests
+load their page in it at 645 px, as a tablet is a touch device too."""
 
 # Where the operation link sits and reports its box, and what the browser shows at that point.
 _PROBE = """table => {
@@ -54,8 +54,7 @@ def tablet_probes(chromium: Browser, phone_url: str) -> dict[str, dict]:
         for page_type in TABLET_PAGES:
             page = v.reach(PAGE_TYPES[page_type])
             table = page.locator("article .catalog-table table").first
-            found[page_type] = {"probe": table.evaluate(_PROBE), "problems": v.problems()}
-            v.forget_problems()
+            found[page_type] = {"probe": table.evaluate(_PROBE), "problems": v.take_problems()}
     finally:
         v.close()
     return found
