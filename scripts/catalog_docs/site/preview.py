@@ -91,8 +91,8 @@ class CompiledTemplates(BytecodeCache):
 class PreviewSession:
     """One `mkdocs serve`: its last good pages and errors, the last build's texts and files, the render reuse, the
     draft labels shown, the render made ahead, the compiled theme templates and the collector policy (see the
-    module's doc). Owned by the plugin
-    instance; `close` (on_shutdown) stops its thread and gives the process's settings back."""
+    module's doc). Owned by the plugin instance; `close` (on_shutdown) stops its thread and gives the process's
+    settings back."""
 
     def __init__(self, *, dirty: bool) -> None:
         self.dirty = dirty
