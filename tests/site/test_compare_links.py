@@ -111,13 +111,12 @@ def _read_marked_row(visit: Visit, change: str) -> dict[str, Any]:
     row = page.locator(f"[id='{change}']")
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     outline = "r => { const s = getComputedStyle(r); return [s.outlineStyle, s.outlineWidth]; }"
-    reading = {"scheme": page.evaluate("document.body.dataset.mdColorScheme"), "style": row.evaluate(outline),
-               "marked": page.locator("tr.catalog-targeted, p.catalog-targeted").count(),
-               "box": row.bounding_box(),
-               "serious": [f"{x['id']}: {x['help']} {[(n['target'], n.get('failureSummary')) for n in x['nodes'][:3]]}"
-                           for x in result["violations"] if x["impact"] in ("serious", "critical")],
-               "problems": visit.take_problems()}
-    return reading
+    return {"scheme": page.evaluate("document.body.dataset.mdColorScheme"), "style": row.evaluate(outline),
+            "marked": page.locator("tr.catalog-targeted, p.catalog-targeted").count(),
+            "box": row.bounding_box(),
+            "serious": [f"{x['id']}: {x['help']} {[(n['target'], n.get('failureSummary')) for n in x['nodes'][:3]]}"
+                        for x in result["violations"] if x["impact"] in ("serious", "critical")],
+            "problems": visit.take_problems()}
 
 
 @pytest.fixture(scope="module")
