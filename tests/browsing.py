@@ -34,22 +34,15 @@ from playwright.sync_api import Error as PlaywrightError
 from siteserver import serve
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-PLAYWRIGHT_DISABLES = ("AimEnabled", "AvoidCorsURLLoaderRestartOnRedirect", "AvoidUnnecessaryBeforeUnloadCheckSync",
-                       "DestroyProfileOnBrowserClose", "HttpsFirstBalancedModeAutoEnable", "HttpsUpgrades",
-                       "LensOverlay", "MediaRouter", "NetworkTimeServiceQuerying", "OptimizationHints", "PaintHolding",
-                       "PreconnectToSearch", "TcpPortRandomizationWin", "ThirdPartyStoragePartitioning",
-                       "msEdgeUpdateLaunchServicesPreferredVersion", "msForceBrowserSignIn")
-"""The features Playwright's launch disables with its own --disable-features. Chromium keeps only the last
---disable-features of its command line, so ours names them again; tests/test_browsing_launch.py fails, naming
-them, when a Playwright upgrade disables more."""
-NO_ADDRESS_BAR_POPUP = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
-"""Chromium (156) loads its address bar's popup, a page of its own (chrome://omnibox-popup.top-chrome/) in a
-renderer process of its own, for every browser context: about a second of processor time per context, for a popup
-no headless test opens."""
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/lib/chromium/chromium-headless-shell")
+"""Debian's chromium-headless-shell: the same Chromium build as /usr/bin/chromium (the browser Lighthouse and pa11y
+start), made for headless use, as Playwright's own headless runs are. The full browser's headless mode also starts
+the browser's own interface pages (its address bar's popup in every context) and cost twice the processor time for
+the same page loads (CONTRIBUTING.md, "How the suite runs"). tests/test_browsing_launch.py holds it to the same
+version as /usr/bin/chromium."""
+FULL_CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-features=" + ",".join(PLAYWRIGHT_DISABLES + NO_ADDRESS_BAR_POPUP)]
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 

@@ -1,19 +1,29 @@
-"""The tests' Chromium launch (tests/browsing.py): the features it disables, as the browser's own pages see them."""
+"""The tests' browser (tests/browsing.py): Debian's Chromium headless shell, the same Chromium as the full browser."""
 
 from __future__ import annotations
+
+import subprocess
 
 import psutil
 import pytest
 from playwright.sync_api import Browser
 
-from browsing import CHROMIUM_ARGS, NO_ADDRESS_BAR_POPUP, PLAYWRIGHT_DISABLES
+from browsing import CHROMIUM, FULL_CHROMIUM
 
 pytestmark = pytest.mark.browser
-OURS = next(a for a in CHROMIUM_ARGS if a.startswith("--disable-features="))
 
 
-def _features(arg: str) -> set[str]:
-    return set(arg.split("=", 1)[1].split(","))
+def _version(executable: str) -> str:
+    """The version an executable prints (`Chromium 156.0.8078.108 built on ...`)."""
+    out = subprocess.run([executable, "--version"], capture_output=True, text=True, check=True, timeout=60).stdout
+    return out.split()[1]
+
+
+def test_the_tests_drive_the_headless_shell_of_the_chromium_lighthouse_and_pa11y_start(chromium: Browser) -> None:
+    full = _version(FULL_CHROMIUM)
+    assert chromium.version == full, (
+        f"the tests drive Chromium {chromium.version} ({CHROMIUM}), {FULL_CHROMIUM} is {full}: "
+        "install the chromium-headless-shell of the same version (scripts/ensure-chromium.sh)")
 
 
 def _processes() -> list[tuple[str, ...]]:
@@ -29,22 +39,15 @@ def _processes() -> list[tuple[str, ...]]:
     return found
 
 
-def test_the_launch_keeps_every_feature_playwright_disables_and_opens_no_address_bar_popup(chromium: Browser) -> None:
+def test_a_new_context_starts_no_page_of_the_browsers_own(chromium: Browser) -> None:
+    """A context's renderers are the pages' own: none hosts a page of the browser's interface (the full browser's
+    headless mode starts its address bar's popup in one for every context)."""
     context = chromium.new_context()
     try:
         context.new_page().goto("data:text/html,<p>a page")
         lines = _processes()
     finally:
         context.close()
-    [browser] = [line for line in lines if OURS in line and not any(a.startswith("--type=") for a in line)]
-    # Playwright's own --disable-features comes first on the browser's command line, ours (which Chromium keeps) last
-    playwright = [a for a in browser if a.startswith("--disable-features=") and a != OURS]
-    assert len(playwright) == 1, browser
-    missing = _features(playwright[0]) - set(PLAYWRIGHT_DISABLES)
-    assert not missing, f"Playwright now disables {sorted(missing)} too: add them to browsing.PLAYWRIGHT_DISABLES"
     renderers = [line for line in lines if "--type=renderer" in line]
     assert renderers, lines
-    for line in renderers:  # the features the browser hands its pages: ours, Playwright's among them
-        [given] = [a for a in line if a.startswith("--disable-features=")]
-        assert _features(given) >= set(PLAYWRIGHT_DISABLES) | set(NO_ADDRESS_BAR_POPUP), given
-        assert "--top-chrome-webui" not in line, line  # no page of the browser's own (the address bar's popup)
+    assert not [line for line in renderers if "--top-chrome-webui" in line], renderers
