@@ -14,7 +14,7 @@ import signal
 import socket
 import tempfile
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -28,6 +28,7 @@ from catalog_docs.catalog import validate
 from catalog_docs.catalog.model import Catalog
 from catalog_docs.catalog.validate import LoadCache, load_catalog
 from catalog_docs.errors import CatalogInvalid
+from sitebuild import in_memory_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "tests" / "fixture-catalog"  # fake names; the real catalogue is guarded by check and source facts
@@ -113,25 +114,33 @@ def _recording(outcomes: list[Catalog | CatalogInvalid]) -> Callable[..., Catalo
     return load
 
 
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The module's folder for the catalogues its examples write, in memory where it can be (sitebuild's
+    in_memory_folder): some thousand files made and removed, cheap on tmpfs and not on a journalled disk."""
+    with in_memory_folder(tmp_path_factory, "lp") as folder:
+        yield folder
+
+
 _WARM = LoadCache()
-_WARM_DIR = Path(tempfile.mkdtemp(prefix="warm-load-")) / "catalog"
-"""One folder for every example, so that the cache of the preview loop sees the same paths again: the files an
-example left unchanged are hits, the damaged ones misses (and the next example's undamaged files misses again)."""
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(damaged_catalogues())
-def test_a_damaged_catalogue_loads_or_is_reported_never_crashes(files: dict[str, bytes]) -> None:
+def test_a_damaged_catalogue_loads_or_is_reported_never_crashes(scratch: Path, files: dict[str, bytes]) -> None:
     """... and a warm load (through the preview loop's cache, which saw the example before) reports exactly what
-    the cold one does: both contracts on every damaged catalogue drawn."""
-    for old in sorted(_WARM_DIR.rglob("*.yaml")) if _WARM_DIR.exists() else []:
-        if old.relative_to(_WARM_DIR).as_posix() not in files:
+    the cold one does: both contracts on every damaged catalogue drawn.
+
+    One folder for every example, so that the cache of the preview loop sees the same paths again: the files an
+    example left unchanged are hits, the damaged ones misses (and the next example's undamaged files misses again)."""
+    catalog = scratch / "warm" / "catalog"
+    for old in sorted(catalog.rglob("*.yaml")) if catalog.exists() else []:
+        if old.relative_to(catalog).as_posix() not in files:
             old.unlink()
     for name, data in files.items():
-        (_WARM_DIR / name).parent.mkdir(parents=True, exist_ok=True)
-        if not (_WARM_DIR / name).exists() or (_WARM_DIR / name).read_bytes() != data:
-            (_WARM_DIR / name).write_bytes(data)
-    catalog = _WARM_DIR
+        (catalog / name).parent.mkdir(parents=True, exist_ok=True)
+        if not (catalog / name).exists() or (catalog / name).read_bytes() != data:
+            (catalog / name).write_bytes(data)
 
     # The cold load is the one `check` makes (its outcome recorded as it passes): one load, not two of the same.
     out, err = io.StringIO(), io.StringIO()
@@ -215,10 +224,11 @@ def _printable(report: str) -> bool:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_escaped_texts(), st.sampled_from(["value", "key", "flow-value", "label"]))
-def test_a_refused_character_written_as_an_escape_is_refused_and_printed_escaped(escaped: tuple[str, str],
+def test_a_refused_character_written_as_an_escape_is_refused_and_printed_escaped(scratch: Path,
+                                                                                escaped: tuple[str, str],
                                                                                 where: str) -> None:
     text, ch = escaped
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=scratch) as tmp:
         catalog = _copy_fixture(tmp)
         if where == "value":
             f, old, new = "not-shown.yaml", "topic: ", f"topic: {text} #"
@@ -261,10 +271,10 @@ def _make_special(path: Path, kind: str, outside: Path) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["service.yaml", "listing.yaml", "not-shown.yaml", "versions/FAKE-1.1.yaml",
                         "versions/FAKE-9.yaml"]), st.sampled_from(_SPECIALS))
-def test_special_files_are_refused_with_their_location_never_read(name: str, kind: str) -> None:
+def test_special_files_are_refused_with_their_location_never_read(scratch: Path, name: str, kind: str) -> None:
     """Never opened for reading, so a pipe cannot hang `check` and /dev/zero cannot fill memory (an alarm
     turns a hang into a failure)."""
-    with tempfile.TemporaryDirectory(dir="/tmp", prefix="cd-") as tmp:  # short: a socket path has a limit
+    with tempfile.TemporaryDirectory(dir=scratch, prefix="cd-") as tmp:  # short: a socket path has a limit
         catalog = _copy_fixture(tmp)
         outside = Path(tmp) / "outside.yaml"
         outside.write_bytes((FIXTURE / name).read_bytes() if (FIXTURE / name).exists() else b"x: 1\n")
@@ -295,7 +305,7 @@ _names = st.one_of(
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_names)
-def test_a_path_that_passes_check_renders_into_a_file_it_names(name: str) -> None:
+def test_a_path_that_passes_check_renders_into_a_file_it_names(scratch: Path, name: str) -> None:
     """Names at the limits: `check` refuses the ones no common file system can hold; every name it accepts
     renders and writes (the longest generated name included), so the render never meets a bad name."""
     from catalog_docs.catalog.validate import file_name_problem, reserved_slug
@@ -303,7 +313,7 @@ def test_a_path_that_passes_check_renders_into_a_file_it_names(name: str) -> Non
     from catalog_docs.site.render import render_pages
 
     path = "/" + name
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=scratch) as tmp:
         catalog = _copy_fixture(tmp)
         for f in [catalog / "listing.yaml", *sorted((catalog / "versions").glob("*.yaml"))]:
             f.write_text(f.read_text(encoding="utf-8").replace("/fakeWidgetCreate", path), encoding="utf-8")
@@ -345,7 +355,7 @@ def _golden_module():
     return module
 
 
-def test_every_golden_case_reports_the_same_through_a_warm_cache(tmp_path: Path,
+def test_every_golden_case_reports_the_same_through_a_warm_cache(scratch: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Each golden case loaded in the folder where the good base catalogue was just loaded through the cache
     (so its unchanged files are hits), and then again (all hits): the report is the cold load's, byte for byte.
@@ -355,6 +365,7 @@ def test_every_golden_case_reports_the_same_through_a_warm_cache(tmp_path: Path,
 
     golden = _golden_module()
     cache = LoadCache()
+    tmp_path = Path(tempfile.mkdtemp(prefix="golden-", dir=scratch))
     catalog = tmp_path / "catalog"
     for case in golden.CASES:
         monkeypatch.chdir(tmp_path)
