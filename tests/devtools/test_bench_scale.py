@@ -9,14 +9,21 @@ from pathlib import Path
 import pytest
 
 from catalog_docs.devtools.bench import main as bench_main
+from sitebuild import in_memory_folder
 
 pytestmark = [pytest.mark.slow, pytest.mark.site]
 
 
 def test_the_scale_run_reports_memory_search_and_page_sizes_and_writes_them(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]) -> None:
     # Four small builds (make site on mkdocs and on Zensical, render, bare build) of a 4-operation synthetic
-    # catalogue: a few seconds each.
+    # catalogue: a few seconds each. In memory where it can be: the builds write and the run removes hundreds of
+    # files (the project, its sites), cheap on tmpfs and not on a journalled disk.
+    with in_memory_folder(tmp_path_factory, "scale") as tmp_path:
+        _scale_run(tmp_path, capsys)
+
+
+def _scale_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert bench_main(["--out", str(tmp_path), "--only", "scale", "--sizes", "4", "--versions", "2",
                        "--plans", "1"]) == 0
     rows = json.loads((tmp_path / "scale.json").read_text(encoding="utf-8"))
