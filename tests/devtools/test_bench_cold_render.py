@@ -20,6 +20,7 @@ class _Rounds:
 
     def __init__(self, parses: list[float], commands: list[tuple[float, bool]]) -> None:
         self.parses, self.commands, self.asked = parses, commands, []  # type: list[str]
+        self.outs: list[str] = []
 
     def timed(self, fn: Callable[[], Any]) -> tuple[Any, float, float]:
         self.asked.append("parse")
@@ -28,8 +29,8 @@ class _Rounds:
     def run(self, cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, bool, str]:
         self.asked.append(cmd[1])
         assert cmd[:2] == [str(BIN / "catalog-docs"), "render"], cmd  # the command a maintainer runs, cold
-        assert cmd[cmd.index("--catalog") + 1] == str(FIXTURE_CATALOG) and cmd[cmd.index("--out") + 1] == str(
-            cwd.resolve() / "docs-cold"), cmd
+        assert cmd[cmd.index("--catalog") + 1] == str(FIXTURE_CATALOG), cmd
+        self.outs.append(cmd[cmd.index("--out") + 1])
         wall, ok = self.commands.pop(0)
         return wall, 0.0, ok, "" if ok else "catalog-docs: error: something"
 
@@ -42,10 +43,12 @@ def test_the_cold_render_ratio_is_the_median_of_back_to_back_rounds(tmp_path: Pa
     monkeypatch.setattr(bench, "_timed", clock.timed)
     monkeypatch.setattr(bench, "_run", clock.run)
     report = Report()
-    (tmp_path / "docs-cold").mkdir()  # a folder an earlier run left: render --out writes only into an empty one
+    (tmp_path / "docs-cold-1").mkdir()  # a folder an earlier run left: render --out writes only into an empty one
     _bench_cli_render(report, "case", tmp_path, FIXTURE_CATALOG, 3)
     assert clock.asked == ["parse", "render"] * 3
-    assert not (tmp_path / "docs-cold").exists()
+    # each round into a folder of its own, every one removed afterwards
+    assert clock.outs == [str(tmp_path.resolve() / f"docs-cold-{i}") for i in range(3)]
+    assert not list(tmp_path.glob("docs-cold*"))
     row = next(r for r in report.rows if r["metric"] == "cli_render_cold_vs_yaml_parse")
     assert row["rounds"] == [[2.0, 0.5], [6.0, 1.0], [2.5, 0.25]]
     assert row["value"] == 6.0  # the ratios 4, 6 and 10; the ratio of medians would be 5

@@ -329,11 +329,14 @@ def _bench_cli_render(report: Report, case: str, project: Path, catalog_dir: Pat
     the same files timed just before it, `repeat` rounds: `cli_render_cold_vs_yaml_parse` (issue 41's measure of
     the render: the median of the rounds' ratios of wall-clock time; goal at most 5x)."""
     files = sorted(catalog_dir.rglob("*.yaml"))
-    cold = (project / "docs-cold").resolve()
+    # Each round renders into a new folder of its own (render --out writes only into a new or empty one), all
+    # removed after the rounds: deleting the last round's files just before a round slows its writes (see
+    # stage_parse_rounds).
+    colds = [(project / f"docs-cold-{i}").resolve() for i in range(max(repeat, 1))]
     rounds: list[tuple[float, float]] = []
     try:
-        for _ in range(max(repeat, 1)):
-            shutil.rmtree(cold, ignore_errors=True)  # render --out writes only into a new or empty folder
+        for cold in colds:
+            shutil.rmtree(cold, ignore_errors=True)  # an earlier run's, left by a run that was killed
             os.sync()  # the last round's files are on the disk before either side is timed
             _, wall_p, _ = _timed(partial(bare_parse, files))
             wall_cold, _, ok, tail = _run([str(BIN / "catalog-docs"), "render", "--catalog",
@@ -343,7 +346,8 @@ def _bench_cli_render(report: Report, case: str, project: Path, catalog_dir: Pat
                 return
             rounds.append((wall_cold, max(wall_p, 1e-9)))
     finally:
-        shutil.rmtree(cold, ignore_errors=True)
+        for cold in colds:
+            shutil.rmtree(cold, ignore_errors=True)
     report.add(case, "cli_render_cold_s", statistics.median(c for c, _ in rounds), "s", ok=True,
                note="`catalog-docs render` in a new process: interpreter start, imports, template compilation")
     report.add(case, "cli_render_cold_vs_yaml_parse", round(statistics.median(c / p for c, p in rounds), 2), "x",
