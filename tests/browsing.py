@@ -75,6 +75,43 @@ _SWITCHED = """scheme => document.body.dataset.mdColorScheme === scheme
 """The theme has shown `scheme` and finished switching to it."""
 
 
+MEASURE = """() => {
+  const marks = [...document.querySelectorAll(
+      'article :is(td.lock, td.not-listed, span.lock, span.not-listed, .not-shown)')]
+    .filter(el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden');
+  const out = marks.map(el => {
+    const box = el.getBoundingClientRect();
+    return {text: el.textContent.trim().slice(0, 40), left: box.left, right: box.right};
+  });
+  // Each table that scrolls sideways in its box (the theme's scroller), and each header cell drawn on more than
+  // two lines (the distinct tops of its text's line boxes).
+  const lines = th => {
+    const range = document.createRange();
+    range.selectNodeContents(th);
+    return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+  };
+  const tables = [...document.querySelectorAll('article table')];
+  const scrolls = tables.filter(t => {
+    const box = t.closest('.md-typeset__scrollwrap') || t.parentElement;
+    return box.scrollWidth > box.clientWidth + 1 || t.scrollWidth > t.clientWidth + 1;
+  })
+    .map(t => t.caption ? t.caption.textContent.slice(0, 60) : '(no caption)');
+  const tall = [...document.querySelectorAll('article thead th')].filter(th => lines(th) > 2)
+    .map(th => `${th.textContent.trim().slice(0, 40)}: ${lines(th)} lines`);
+  return {
+    scheme: document.body.dataset.mdColorScheme,
+    width: innerWidth, scrollWidth: document.scrollingElement.scrollWidth, marks: out,
+    cards: document.querySelectorAll('article table.catalog-cards').length,
+    tables: tables.length, scrolls, tall,
+    toc: [...document.querySelectorAll('.md-sidebar--secondary')].some(s => s.getClientRects().length > 0
+         && !s.querySelector('[data-md-component="toc"] a')),
+  };
+}"""
+"""What the layout tests measure of a page (tests/site/test_phone_layout.py, tests/site/test_real_reading.py):
+every shown value and mark with its box, the page's scroll width, the tables drawn as cards, each table that
+scrolls sideways and each header cell drawn on more than two lines."""
+
+
 def describe_violation(violation: dict[str, Any]) -> str:
     """One axe-core violation in a line: its rule, impact, help and the first elements it names."""
     nodes = "; ".join(" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"])
@@ -142,9 +179,12 @@ class Visit:
         return self.page
 
     def reach(self, path: str) -> Page:
-        """Go to a page of the site as a reader does: by following a link to it (`follow`) when the tab shows a page
-        of the site, else by loading it (`open`)."""
-        return self.follow(path) if self.page.url.startswith(self.base) else self.open(path)
+        """Go to a page of the site as a reader does: by following a link to it (`follow`) when the tab shows
+        another page of the site, else by loading it (`open`): the theme's navigation to the page already shown
+        swaps in no page, so `follow` would wait for ever (a task that failed before its click leaves the tab
+        there)."""
+        shown = self.page.url.split("#")[0]
+        return self.follow(path) if shown.startswith(self.base) and shown != self.base + path else self.open(path)
 
     def settle(self) -> None:
         """Wait until no request of the page is in flight, twice in a row SETTLE_MS apart: what the page's

@@ -48,11 +48,14 @@ file (which would run itself again)."""
 SAME_DATA_AS = {
     "tests/site/test_zensical_search.py::test_on_the_real_catalogue_each_query_finds_its_page_first[phone]":
         "tests/site/test_zensical_search.py::test_on_the_real_catalogue_each_query_finds_its_page_first[wide]",
+    "tests/site/test_real_reading.py::test_every_reader_task_is_answered_on_the_real_site[phone]":
+        "tests/site/test_real_reading.py::test_every_reader_task_is_answered_on_the_real_site[desktop]",
 }
 """Marked cases the edited copy does not run again, each with the case of the selection that reads the same of the
 catalogue: the phone's Zensical search types the wide screen's queries into the same index and ranks them with the
 same script; what it adds (the search opened from the header's icon on a 390 px touch screen) is the theme's and
-the viewport's, not the catalogue's, and the suite runs it on the real catalogue. The unedited copy collects both,
+the viewport's, not the catalogue's, and the suite runs it on the real catalogue. The phone's reader tasks ask the
+desktop's questions, worked out from the same catalogue, of the same pages. The unedited copy collects both,
 so a renamed case fails here rather than running twice unnoticed."""
 
 

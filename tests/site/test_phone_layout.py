@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser
 
 import fixture_facts as ff
-from browsing import DESKTOP, PAGE_TYPES, PHONE, SCHEMES, SCREENSHOTS, Visit, new_visit
+from browsing import DESKTOP, MEASURE, PAGE_TYPES, PHONE, SCHEMES, SCREENSHOTS, Visit, new_visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -21,40 +21,6 @@ WIDE_SIZE = DESKTOP["viewport"]
 PAGES = {**PAGE_TYPES, "versions-index": "versions/", "plans-index": "plans/", "legend": "legend/"}
 VALUE_PAGES = {"operations-index", "operation", "version", "plan", "compare", "matrix"}
 """The page types that show lock values in tables."""
-
-# Every shown value and mark with its box, the page's scroll width, and the tables drawn as cards.
-_MEASURE = """() => {
-  const marks = [...document.querySelectorAll(
-      'article :is(td.lock, td.not-listed, span.lock, span.not-listed, .not-shown)')]
-    .filter(el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden');
-  const out = marks.map(el => {
-    const box = el.getBoundingClientRect();
-    return {text: el.textContent.trim().slice(0, 40), left: box.left, right: box.right};
-  });
-  // Each table that scrolls sideways in its box (the theme's scroller), and each header cell drawn on more than
-  // two lines (the distinct tops of its text's line boxes).
-  const lines = th => {
-    const range = document.createRange();
-    range.selectNodeContents(th);
-    return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size;
-  };
-  const tables = [...document.querySelectorAll('article table')];
-  const scrolls = tables.filter(t => {
-    const box = t.closest('.md-typeset__scrollwrap') || t.parentElement;
-    return box.scrollWidth > box.clientWidth + 1 || t.scrollWidth > t.clientWidth + 1;
-  })
-    .map(t => t.caption ? t.caption.textContent.slice(0, 60) : '(no caption)');
-  const tall = [...document.querySelectorAll('article thead th')].filter(th => lines(th) > 2)
-    .map(th => `${th.textContent.trim().slice(0, 40)}: ${lines(th)} lines`);
-  return {
-    scheme: document.body.dataset.mdColorScheme,
-    width: innerWidth, scrollWidth: document.scrollingElement.scrollWidth, marks: out,
-    cards: document.querySelectorAll('article table.catalog-cards').length,
-    tables: tables.length, scrolls, tall,
-    toc: [...document.querySelectorAll('.md-sidebar--secondary')].some(s => s.getClientRects().length > 0
-         && !s.querySelector('[data-md-component="toc"] a')),
-  };
-}"""
 
 
 def test_the_fixture_is_wide_enough_to_matter() -> None:
@@ -78,7 +44,7 @@ def wide_pages(chromium: Browser, site_url: str) -> dict[str, dict]:
         measured = {}
         for name, path in PAGES.items():
             page = wide.reach(path)
-            measured[name] = page.evaluate(_MEASURE)
+            measured[name] = page.evaluate(MEASURE)
             if name == "home":
                 measured[name]["underline"] = page.evaluate(_UNDERLINE)
         assert not wide.problems(), wide.problems()
@@ -126,7 +92,7 @@ def _measure_phone(phone: Visit, name: str, scheme: str, broad: dict) -> dict:
     light scheme, where tables become cards, Chromium's accessibility tree too, and the matrix's first card. Its
     screenshot is kept when something is wrong with it."""
     page = phone.page
-    seen: dict = page.evaluate(_MEASURE)
+    seen: dict = page.evaluate(MEASURE)
     if scheme == "light" and name in CARD_PAGES:
         seen["roles"] = _ax_roles(phone)
         seen["caption_visible"] = page.locator("article table.catalog-cards caption").first.is_visible()
@@ -162,7 +128,7 @@ def phone_pages(chromium: Browser, site_url: str, wide_pages: dict[str, dict]) -
             shown, other = other, shown
         if shown != "light":
             phone.choose_scheme("light")  # what goes wrong in the switch counts as the loaded matrix's
-        loaded = phone.open(PAGES["matrix"]).evaluate(_MEASURE)
+        loaded = phone.open(PAGES["matrix"]).evaluate(MEASURE)
         found["light"]["matrix"]["loaded"] = {**loaded, "problems": phone.problems()}
     finally:
         phone.close()

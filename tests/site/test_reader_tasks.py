@@ -11,87 +11,21 @@ arrives there from the page the last task ended on.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
-
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser
 
 import fixture_facts as ff
 from browsing import DESKTOP, PHONE, new_visit
+from readertasks import MAX_CLICKS, Task, change_link, history_cell, in_view, link, marked_row, op_page, unanswered
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 SCREENS = {"desktop": DESKTOP, "phone": PHONE}
 
-MAX_CLICKS = 2
 
-
-def value(label: str, plan: str, path: str | None) -> str:
+def value(label: str, plan: str, path: str) -> str:
     """The fixture's lock value of a listing entry, by its path, under a label and plan entry."""
     return ff.VALUES[label][plan][ff.PATHS.index(path)]
-
-
-def op_page(path: str) -> str:
-    """An operation's page, by the README's slug scheme (its path without the first `/`, then `/` as `-`)."""
-    return f"operations/{path[1:].replace('/', '-')}/"
-
-
-def link(name: str) -> Callable[[Page], Locator]:
-    """The one link of the page's content a reader finds by these words (its accessible name, which includes what
-    a mark draws before its text: `∅ not listed`)."""
-    return lambda page: page.locator("article").get_by_role("link", name=name, exact=True)
-
-
-def change_link(pair: tuple[str, str], words: str) -> Callable[[Page], Locator]:
-    """A change listed for one pair of labels on an operation page."""
-    def find(page: Page) -> Locator:
-        item = page.locator("article .catalog-changes > li").filter(
-            has=page.get_by_role("link", name=f"{pair[0]} → {pair[1]}", exact=True))
-        return item.get_by_role("link", name=words, exact=True)
-    return find
-
-
-def marked_row(page: Page, cells: list[str]) -> None:
-    """The address names a change; its row is on screen, visibly marked, and reads `cells` in order."""
-    target = page.evaluate("decodeURIComponent(location.hash.slice(1))")
-    assert target, f"no change named in {page.url}"
-    row = page.locator(f"tr[id='{target}']")
-    expect(row).to_be_in_viewport()
-    expect(row).to_have_class(re.compile(r"\bcatalog-targeted\b"))
-    assert row.evaluate("r => getComputedStyle(r).outlineStyle") == "solid", "the row is not marked"
-    assert [c.strip() for c in row.locator("th, td").all_inner_texts()][1:] == cells
-
-
-def in_view(selector: str, text: str) -> Callable[[Page], None]:
-    def check(page: Page) -> None:
-        found = page.locator(selector)
-        expect(found).to_be_in_viewport()
-        expect(found).to_contain_text(text)
-    return check
-
-
-def history_cell(path: str | None, label: str, plan: str) -> Callable[[Page], None]:
-    """An operation page's value of one plan entry under one label, read from its history table."""
-    def check(page: Page) -> None:
-        table = page.locator("article .catalog-history table")
-        heads = [h.strip() for h in table.locator("thead th").all_inner_texts()]
-        row = table.locator("tbody tr").filter(has=page.get_by_role("rowheader", name=label, exact=True))
-        cell = row.locator("th, td").nth(heads.index(plan))
-        expect(cell).to_be_visible()
-        assert cell.inner_text().split()[0] == value(label, plan, path)
-    return check
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Task:
-    question: str
-    start: str
-    clicks: tuple[Callable[[Page], Locator], ...]
-    answer: Callable[[Page], None]
-    lands_on: str
-    """The end of the URL the last click leads to (before any fragment)."""
 
 
 _PURGE = "/v2/fakeGadgetPurge"
@@ -102,18 +36,17 @@ TASKS = [
     Task(question=f"What changed for {_PURGE}'s PLAN A between FAKE 1.0 and FAKE 1.1?", start=op_page(_PURGE),
          clicks=(change_link(("FAKE 1.0", "FAKE 1.1"), f"PLAN A: {value('FAKE 1.0', 'PLAN A', _PURGE)} → "
                                                        f"{value('FAKE 1.1', 'PLAN A', _PURGE)}"),),
-         answer=lambda page: marked_row(page, [_PURGE, value("FAKE 1.0", "PLAN A", _PURGE),
-                                               value("FAKE 1.1", "PLAN A", _PURGE)]),
+         answer=marked_row([_PURGE, value("FAKE 1.0", "PLAN A", _PURGE), value("FAKE 1.1", "PLAN A", _PURGE)]),
          lands_on="compare/FAKE-1.0...FAKE-1.1/"),
     Task(question=f"What became of {_CREATE}'s PLAN B value in FAKE 1.1?", start=op_page(_CREATE),
          clicks=(change_link(("FAKE 1.0", "FAKE 1.1"),
                              f"PLAN B: {value('FAKE 1.0', 'PLAN B', _CREATE)} → ∅ not listed"),),
-         answer=lambda page: marked_row(page, [_CREATE, value("FAKE 1.0", "PLAN B", _CREATE), "not listed"]),
+         answer=marked_row([_CREATE, value("FAKE 1.0", "PLAN B", _CREATE), "not listed"]),
          lands_on="compare/FAKE-1.0...FAKE-1.1/"),
     Task(question=f"What value does {_REFUND} get in FAKE 2.0's new PLAN C?", start=op_page(_REFUND),
          clicks=(change_link(("FAKE 1.1", "FAKE 2.0"),
                              f"PLAN C: {value('FAKE 2.0', 'PLAN C', _REFUND)} new (no earlier label lists PLAN C)"),),
-         answer=lambda page: marked_row(page, [_REFUND, "not listed", f"{value('FAKE 2.0', 'PLAN C', _REFUND)} new"]),
+         answer=marked_row([_REFUND, "not listed", f"{value('FAKE 2.0', 'PLAN C', _REFUND)} new"]),
          lands_on="compare/FAKE-1.1...FAKE-2.0/"),
     Task(question="Which plan entries does FAKE 1.1 list?", start=op_page(_REFUND),
          clicks=(link("FAKE 1.1"),),
@@ -134,7 +67,7 @@ TASKS = [
          lands_on="sources/"),
     Task(question=f"What is {_REFUND}'s PLAN C value under FAKE 2.0?", start="",
          clicks=(link("operations table"), link(_REFUND)),
-         answer=history_cell(_REFUND, "FAKE 2.0", "PLAN C"),
+         answer=history_cell("FAKE 2.0", "PLAN C", value("FAKE 2.0", "PLAN C", _REFUND)),
          lands_on=op_page(_REFUND)),
     Task(question="What changed overall from FAKE 1.1 to FAKE 2.0?", start="versions/FAKE-2.0/",
          clicks=(link("compare FAKE 1.1 → FAKE 2.0"),),
@@ -152,21 +85,8 @@ def test_the_tasks_are_within_two_clicks() -> None:
 @pytest.mark.parametrize("screen", sorted(SCREENS))
 def test_every_reader_task_is_answered_by_following_links(chromium: Browser, site_url: str, screen: str) -> None:
     visit = new_visit(chromium, site_url, **SCREENS[screen])
-    failed: list[str] = []
     try:
-        for task in TASKS:
-            try:
-                page = visit.reach(task.start)
-                for find in task.clicks:
-                    found = find(page)
-                    expect(found).to_have_count(1)
-                    found.click()
-                expect(page).to_have_url(re.compile(re.escape(site_url + task.lands_on) + "(#.*)?$"))
-                visit.settle()
-                task.answer(page)
-            except AssertionError as error:
-                failed.append(f"{task.question} (from /{task.start}): {str(error).splitlines()[0]}")
-        assert not visit.problems(), "\n".join(visit.problems())
+        failed = unanswered(visit, site_url, TASKS)
     finally:
         visit.close()
     assert not failed, "\n".join(failed)
