@@ -12,8 +12,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import shutil
-import tempfile
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -240,15 +240,25 @@ def test_each_kind_of_edit_renders_as_fresh(tmp_path: Path, synths: Synths, cold
             before = after
 
 
-_FOLDER = Path(tempfile.mkdtemp(prefix="render-memo-")) / "catalog"
-_MEMO, _CACHE = PageMemo(), LoadCache()
-"""One folder, memo and cache for every example: an example's renders start from the pages the one before left."""
+@dataclass(frozen=True, slots=True)
+class Warm:
+    """One folder, memo and cache for every example: an example's renders start from the pages the one before left."""
+
+    folder: Path
+    memo: PageMemo = field(default_factory=PageMemo)
+    cache: LoadCache = field(default_factory=LoadCache)
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory: pytest.TempPathFactory) -> Warm:
+    # Under pytest's temporary folder, which pytest prunes, not one of the system's own left behind by every run.
+    return Warm(tmp_path_factory.mktemp("render-memo") / "catalog")
 
 
 @pytest.mark.slow  # 60 random runs of edits, each rendered twice
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
-def test_random_edits_render_as_fresh(cold: ColdRenders, data: st.DataObject) -> None:
+def test_random_edits_render_as_fresh(cold: ColdRenders, warm: Warm, data: st.DataObject) -> None:
     """Any of the maintainer's edits (catalog_edits.EDITS: entries, labels, plan entries, areas, register items,
     texts, values), one to three at a time, each followed by a warm render."""
     # Every edit is drawn before the first render: an example Hypothesis gives up on while drawing costs no render.
@@ -256,8 +266,8 @@ def test_random_edits_render_as_fresh(cold: ColdRenders, data: st.DataObject) ->
     for _ in range(data.draw(st.integers(1, 2))):
         steps.append(edited(steps[-1], data, 1, 3)[0])
     for docs in steps:
-        write_docs(docs, _FOLDER)
-        _same_as_cold(_FOLDER, _MEMO, _CACHE, cold)
+        write_docs(docs, warm.folder)
+        _same_as_cold(warm.folder, warm.memo, warm.cache, cold)
 
 
 def test_site_files_reuses_across_calls_and_starts_afresh_when_the_code_changes(
