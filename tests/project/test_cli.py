@@ -403,7 +403,7 @@ def test_a_reader_that_closes_the_pipe_early_gets_no_traceback(project: Path) ->
     assert result.returncode == cli.EXIT_BROKEN_PIPE
 
 
-def test_diff_text_never_prints_raw_control_characters() -> None:
+def test_diff_text_never_prints_raw_control_characters(tmp_path: Path) -> None:
     # Text from a git revision is loaded with the same rules, but the terminal formatter must not rely on it:
     # a label carrying ESC and a right-to-left override is shown escaped.
     import dataclasses
@@ -411,7 +411,7 @@ def test_diff_text_never_prints_raw_control_characters() -> None:
     from catalog_docs.compare.changes import compare_sides, parse_side
     from catalog_docs.compare.formats import format_text
 
-    catalog = load_catalog(write_catalog(Path(tempfile.mkdtemp()) / "catalog", SPEC))
+    catalog = load_catalog(write_catalog(tmp_path / "catalog", SPEC))
     hostile = dataclasses.replace(catalog.versions[0], label="FAKE \x1b[31m1.0\u202e")
     catalog = dataclasses.replace(catalog, versions=(hostile, *catalog.versions[1:]))
     text = format_text(compare_sides(catalog, parse_side(hostile.label, catalog), parse_side("FAKE 2.0", catalog)))
