@@ -22,6 +22,8 @@ pytestmark = pytest.mark.site
 
 HEADER_MAX_PX = 64
 """The header of both themes is one row, 48 to 56 px tall; the broken search made it 108 px."""
+HEADER_END_PX = 24
+"""How far from the header's end its search may stop at 1280 px; Zensical's empty repository box left 265 px."""
 
 
 def _zensical_build(project: Path) -> subprocess.CompletedProcess[str]:
@@ -84,6 +86,11 @@ def test_zensical_header_search_is_one_button_at_1280px(zensical_page: Page) -> 
     assert button.count() == 1 and button.is_visible()
     box = button.bounding_box()
     assert box is not None and box["height"] <= HEADER_MAX_PX
+    # The header ends with the search, as Material's does: no empty repository box after it (none is configured).
+    inner = page.locator("header .md-header__inner").bounding_box()
+    search = page.locator("header .md-search").bounding_box()
+    assert inner is not None and search is not None
+    assert inner["x"] + inner["width"] - (search["x"] + search["width"]) <= HEADER_END_PX, (inner, search)
     # Nothing of Material's dialog is drawn in the header: no input box, no stacked icons.
     assert page.locator("header .md-search__input").count() == 0
     assert page.locator("header .md-search__icon").count() == 0
