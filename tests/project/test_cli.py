@@ -33,6 +33,7 @@ def project(tmp_path: Path) -> Path:
     """A project folder with a fake catalogue and a few sub-folders to run from."""
     root = tmp_path / "project"
     write_catalog(root / "catalog", SPEC)
+    (root / "mkdocs.yml").write_text("site_name: Fake\n", encoding="utf-8")  # build and watch need a project
     (root / "notes" / "deep").mkdir(parents=True)
     return root
 
@@ -240,7 +241,7 @@ def test_export_that_fails_leaves_the_old_file_whole(capsys: pytest.CaptureFixtu
     code, err = exit_of(capsys, ["export", "--format", "csv", "--out", "out.csv"])
     assert code == 2 and err == "catalog-docs: error: cannot write the export: out.csv: No space left on device\n"
     assert target.read_text(encoding="utf-8") == "the old file\n"
-    assert sorted(p.name for p in project.iterdir()) == ["catalog", "notes", "out.csv"]
+    assert sorted(p.name for p in project.iterdir()) == ["catalog", "mkdocs.yml", "notes", "out.csv"]
 
 
 def current_umask() -> int:

@@ -45,6 +45,7 @@ def test_the_banner_escapes_catalogue_text() -> None:
 def _project(tmp_path: Path) -> Path:
     project = tmp_path / "project"
     shutil.copytree(FIXTURE_CATALOG, project / "catalog")
+    (project / "mkdocs.yml").write_text("site_name: Fake\n", encoding="utf-8")  # what makes it a project to build
     (project / "docs" / "notes").mkdir(parents=True)
     (project / "docs" / "README.md").write_text("# not published\n", encoding="utf-8")
     (project / "docs" / "notes" / "about.md").write_text("# About\n", encoding="utf-8")
@@ -86,6 +87,42 @@ def test_an_unsafe_docs_or_a_clash_is_refused_before_anything_runs(tmp_path: Pat
         build(project / "catalog", docs, [sys.executable, "-c", f"open({str(marker)!r}, 'w')"])
     assert not marker.exists() and files_under(docs) == before
     assert not any((project / BUILD_ROOT).iterdir()) if (project / BUILD_ROOT).exists() else True
+
+
+@pytest.mark.parametrize("command", ["build", "watch"])
+def test_a_catalogue_outside_a_project_is_refused_before_anything_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    # `--catalog tests/fixture-catalog` once made tests/build/ and wrote the twins into tests/site/, among the tests:
+    # the folder holding the catalogue is the project build and watch write in, and it must be one (mkdocs.yml).
+    from catalog_docs import cli
+
+    holder = tmp_path / "tests"
+    shutil.copytree(FIXTURE_CATALOG, holder / "fixture-catalog")
+    (holder / "site").mkdir()
+    (holder / "site" / "test_x.py").write_text("# a test\n", encoding="utf-8")
+    before = files_under(tmp_path)
+    marker = tmp_path.parent / f"{tmp_path.name}-ran"
+    code = cli.main([command, "--catalog", str(holder / "fixture-catalog"), "--", sys.executable, "-c",
+                     f"open({str(marker)!r}, 'w')"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{holder} holds no mkdocs.yml" in err and "nothing was written" in err, err
+    assert not marker.exists() and files_under(tmp_path) == before
+    assert sorted(p.name for p in holder.iterdir()) == ["fixture-catalog", "site"]
+
+
+def test_build_run_inside_the_catalogue_writes_in_the_project_not_in_the_catalogue(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The catalogue found from inside catalog/ is `.`, whose parent is itself: the project is the folder above it.
+    from catalog_docs import cli
+
+    project = _project(tmp_path)
+    before = files_under(project / "catalog")
+    monkeypatch.chdir(project / "catalog")
+    assert cli.main(["build", "--", sys.executable, "-c", "pass"]) == 0
+    assert files_under(project / "catalog") == before and sorted(p.name for p in (project / "catalog").iterdir()) \
+        == sorted(p.name for p in FIXTURE_CATALOG.iterdir())
+    assert (project / "site" / "index.md").is_file()  # the twins, published into the project's site
 
 
 def test_build_runs_the_engine_on_its_folder_and_removes_it(tmp_path: Path) -> None:

@@ -101,6 +101,20 @@ def _engine_env(folder: EngineFolder) -> dict[str, str]:
     return {**os.environ, ENGINE_DOCS_ENV: folder.rel}
 
 
+def engine_project(catalog_dir: Path) -> Path:
+    """The project whose build/catalog-docs/ and site/ `build` and `watch` write: the folder holding the catalogue
+    folder (relative to the current folder when the catalogue's path is), which must also hold the mkdocs.yml the
+    engines read. Any other folder is refused before anything is written: `--catalog tests/fixture-catalog` once
+    wrote into tests/build/ and tests/site/, and `build` run inside catalog/ into catalog/site/."""
+    parent = Path(os.path.normpath(Path.cwd() / catalog_dir)).parent  # `..` undone by name, no link followed
+    project = parent if catalog_dir.is_absolute() else Path(os.path.relpath(parent))
+    if not (project / "mkdocs.yml").is_file():
+        raise CatalogDocsError(f"{for_terminal(str(catalog_dir))}: build and watch write into the project that "
+                               f"holds the catalogue folder (its build/ and site/), and {for_terminal(str(project))} "
+                               "holds no mkdocs.yml: name the catalog/ folder of a project (nothing was written)")
+    return project
+
+
 def _prepare_engine_outputs(project: Path) -> None:
     """The folders the engine writes of its own accord (the site folder, which it empties, and its .cache), checked
     and cleared of links first, as the plugin does for mkdocs (writing.prepare_site_dir)."""
@@ -112,10 +126,11 @@ def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: boo
     """Render, lay out a build folder, run `command` (an engine's build) on it, remove the folder; returns the
     command's exit code. A broken catalogue or docs/, or a bad SITE_URL, raises before anything runs."""
     site_address(os.environ.get(SITE_URL_ENV))
+    project = engine_project(catalog_dir)
     if publish:
         refuse_drafts(catalog_dir)
-    directory_urls = directory_urls_of(catalog_dir.parent)
-    own = site_own_files(*engine_theme_dirs(catalog_dir.parent))
+    directory_urls = directory_urls_of(project)
+    own = site_own_files(*engine_theme_dirs(project))
     texts, twins = split_twins(site_files(catalog_dir, directory_urls=directory_urls, search_boost=False))
     missing = missing_twins([rel for rel in texts if rel.endswith(".md")], twins, directory_urls)
     if missing:
@@ -123,15 +138,15 @@ def build(catalog_dir: Path, docs: Path, command: Sequence[str], *, publish: boo
                                + ", ".join(for_terminal(rel) for rel in missing))
     files = engine_files(texts, docs, directory_urls, own)
     if command:
-        _prepare_engine_outputs(catalog_dir.parent)
-    folder = EngineFolder(catalog_dir.parent)
+        _prepare_engine_outputs(project)
+    folder = EngineFolder(project)
     try:
         folder.update(files)
         if not command:
             return 0
         done = subprocess.run(list(command), env=_engine_env(folder), check=False)
         if done.returncode == 0:  # the twins are files of the built site, not pages of the engine's folder
-            publish_into_site(catalog_dir.parent / SITE_DIR, twins)
+            publish_into_site(project / SITE_DIR, twins)
         return done.returncode if done.returncode >= 0 else 128 - done.returncode
     finally:
         folder.remove()
@@ -236,10 +251,11 @@ class _Preview:
     """The build folder of one `watch`, and the last good pages shown in it; with `site` (an engine's server
     serves that folder), the twins of those pages there too."""
 
-    def __init__(self, catalog_dir: Path, docs: Path, say: Callable[[str], None], site: Path | None = None) -> None:
-        self.catalog_dir, self.docs, self.say = catalog_dir, docs, say
-        self.directory_urls = directory_urls_of(catalog_dir.parent)
-        self.folder = EngineFolder(catalog_dir.parent)
+    def __init__(self, catalog_dir: Path, docs: Path, say: Callable[[str], None], *, project: Path,
+                 site: Path | None = None) -> None:
+        self.catalog_dir, self.docs, self.say, self.project = catalog_dir, docs, say, project
+        self.directory_urls = directory_urls_of(project)
+        self.folder = EngineFolder(project)
         self.good: dict[str, str] | None = None
         self.reuse = Reuse()
         self.twins = _ServedTwins(site, say) if site is not None else None
@@ -276,7 +292,7 @@ class _Preview:
                 self.say(f"WARNING -  catalog-docs: version label {draft.label!r} is a draft ({draft.file}); "
                          f"make site will not publish it until it is checked and `draft: true` is deleted")
         try:
-            own = site_own_files(*engine_theme_dirs(self.catalog_dir.parent))
+            own = site_own_files(*engine_theme_dirs(self.project))
             files = engine_files(pages, self.docs, self.directory_urls, own)
             if self.twins is None:
                 changed = self.folder.update(files)
@@ -296,13 +312,14 @@ def watch(catalog_dir: Path, docs: Path, command: Sequence[str] = (), *, stop: t
     it and render again on every change under the catalogue folder, the templates or docs/ until it exits or
     `stop` is set. Removes the folder; returns the command's exit code."""
     site_address(os.environ.get(SITE_URL_ENV))  # the engine reads it from mkdocs.yml: refused before it runs
+    project = engine_project(catalog_dir)
     if command:
-        _prepare_engine_outputs(catalog_dir.parent)
+        _prepare_engine_outputs(project)
     stop = stop or threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():  # `kill` stops the server too, as Ctrl-C does
         previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    preview = _Preview(catalog_dir, docs, say, site=catalog_dir.parent / SITE_DIR if command else None)
+    preview = _Preview(catalog_dir, docs, say, project=project, site=project / SITE_DIR if command else None)
     proc = None
     try:
         preview.refresh()
