@@ -30,6 +30,7 @@ def project(tmp_path: Path) -> Path:
     """A fake project laid out like this checkout: the catalogue, and code and test folders named catalog/."""
     root = tmp_path / "project"
     write_catalog(root / "catalog", SPEC)
+    (root / "mkdocs.yml").write_text("site_name: Fake\n", encoding="utf-8")
     for code in ("scripts/catalog_docs/catalog", "tests/catalog"):
         (root / code).mkdir(parents=True)
         (root / code / "__init__.py").write_text("", encoding="utf-8")
