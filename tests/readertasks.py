@@ -17,10 +17,9 @@ from browsing import Visit
 MAX_CLICKS = 2
 
 
-def op_page(path: str | None, position: int = 0) -> str:
-    """An operation's page, by the README's slug scheme (its path without the first `/`, then `/` as `-`; an entry
-    without a path is `entry-N`)."""
-    return f"operations/entry-{position}/" if path is None else f"operations/{path[1:].replace('/', '-')}/"
+def op_page(path: str) -> str:
+    """An operation's page, by the README's slug scheme (its path without the first `/`, then `/` as `-`)."""
+    return f"operations/{path[1:].replace('/', '-')}/"
 
 
 def link(name: str) -> Callable[[Page], Locator]:

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 from browsing import DESKTOP, MEASURE, PHONE, new_visit
 from catalog_docs.catalog.model import Catalog, ListingEntry, VersionLabel
 from catalog_docs.catalog.validate import load_catalog
-from readertasks import MAX_CLICKS, Task, change_link, history_cell, in_view, link, marked_row, op_page, unanswered
+from readertasks import MAX_CLICKS, Task, change_link, history_cell, in_view, link, marked_row, unanswered
 from sitebuild import ROOT, shared_build
 from siteserver import serve
 
@@ -48,6 +48,10 @@ def _value(version: VersionLabel, plan: str, entry: ListingEntry) -> str | None:
     """The lock value of an entry under a label and plan entry; None when the label does not list the plan."""
     found = version.plan(plan)
     return None if found is None else found.values[entry.position - 1]
+
+
+def _page(entry: ListingEntry) -> str:
+    return f"operations/{entry.slug}/"
 
 
 def _name(entry: ListingEntry) -> str:
@@ -80,9 +84,9 @@ def reader_tasks(catalog: Catalog) -> list[Task]:
 
     op, (a, b) = next((e, pair) for e in entries for pair in pairs if changed(*pair, e))
     plan = changed(a, b, op)[0]
-    dropped = next(p.name for p in a.plans if b.plan(p.name) is None)
+    dropped = next(p for p in a.plans if b.plan(p.name) is None)
     compare = f"compare/{a.slug}...{b.slug}/"
-    op_url = op_page(op.path, op.position)
+    op_url = _page(op)
     # The value least often set under the newer label and plan entry, and the first operation that has it.
     column = [_value(b, plan, e) for e in catalog.entries]
     rare = min(sorted({v for v in column if v is not None}), key=column.count)
@@ -90,23 +94,23 @@ def reader_tasks(catalog: Catalog) -> list[Task]:
     pathless = next(e for e in catalog.entries if e.path is None)
     request = next(n for n in catalog.not_shown if n.id == "request")
     section = request.section.split()[0].lstrip("§")
-    moved = sum(1 for p in a.plans for e in catalog.entries if _value(b, p.name, e) not in (None, _value(a, p.name, e)))
+    moved = sum(len(changed(a, b, e)) for e in catalog.entries)
     a_plan, b_plan = _value(a, plan, op), _value(b, plan, op)
-    a_dropped = _value(a, dropped, op)
+    a_dropped = _value(a, dropped.name, op)
     return [
         Task(question=f"What changed for {_name(op)} between {a.label} and {b.label}?", start=op_url,
              clicks=(change_link((a.label, b.label), f"{plan}: {a_plan} → {b_plan}"),),
              answer=marked_row([_name(op), str(a_plan), str(b_plan)]), lands_on=compare),
-        Task(question=f"What became of {_name(op)}'s {dropped} value in {b.label}?", start=op_url,
-             clicks=(change_link((a.label, b.label), f"{dropped}: {a_dropped} → ∅ not listed"),),
+        Task(question=f"What became of {_name(op)}'s {dropped.name} value in {b.label}?", start=op_url,
+             clicks=(change_link((a.label, b.label), f"{dropped.name}: {a_dropped} → ∅ not listed"),),
              answer=marked_row([_name(op), str(a_dropped), "not listed"]), lands_on=compare),
         Task(question=f"Which plan entries does {b.label} list?", start=op_url, clicks=(link(b.label),),
              answer=in_view("article table:has(caption:text('Plan table')) tbody", ", ".join(p.name for p in b.plans)),
              lands_on=f"versions/{b.slug}/"),
-        Task(question=f"Which version labels list {dropped}?", start=op_url, clicks=(link(dropped),),
+        Task(question=f"Which version labels list {dropped.name}?", start=op_url, clicks=(link(dropped.name),),
              answer=in_view("article li:has(strong:text-is('Listed under:'))",
-                            ", ".join(v.label for v in labels if v.plan(dropped))),
-             lands_on=f"plans/{next(p.slug for p in a.plans if p.name == dropped)}/"),
+                            ", ".join(v.label for v in labels if v.plan(dropped.name))),
+             lands_on=f"plans/{dropped.slug}/"),
         Task(question="What does “not listed” mean?", start="operations/", clicks=(link("legend"),),
              answer=in_view("article tr:has(th .not-listed)", "does not list that plan entry"), lands_on="legend/"),
         Task(question="Does the source say what a request carries, and where?", start=op_url,
@@ -115,7 +119,7 @@ def reader_tasks(catalog: Catalog) -> list[Task]:
              answer=in_view(f"article [id='s{section}']", section), lands_on="sources/"),
         Task(question=f"What is {_name(odd)}'s {plan} value under {b.label}?", start="",
              clicks=(link("operations table"), link(_name(odd))),
-             answer=history_cell(b.label, plan, rare), lands_on=op_page(odd.path, odd.position)),
+             answer=history_cell(b.label, plan, rare), lands_on=_page(odd)),
         Task(question=f"What changed overall from {a.label} to {b.label}?", start=f"versions/{b.slug}/",
              clicks=(link(f"compare {a.label} → {b.label}"),),
              answer=_summary_count((a.label, b.label), "changed", moved), lands_on=compare),
@@ -123,7 +127,7 @@ def reader_tasks(catalog: Catalog) -> list[Task]:
              clicks=(link(_name(pathless)),),
              answer=in_view("article tr:has(th:text-is('Listing position'))", f"{pathless.position} of "
                             f"{len(catalog.entries)}"),
-             lands_on=op_page(None, pathless.position)),
+             lands_on=_page(pathless)),
     ]
 
 
@@ -153,7 +157,7 @@ def test_every_table_of_the_real_site_fits_1280_px(chromium: Browser, real_site:
     pages = sorted(p.parent.relative_to(folder).as_posix() + "/" for p in folder.rglob("index.html"))
     longest = max((e for e in catalog.entries if e.path), key=lambda e: len(e.path or ""))
     pathless = next(e for e in catalog.entries if e.path is None)
-    ops = {op_page(longest.path, longest.position), op_page(None, pathless.position)}
+    ops = {_page(longest), _page(pathless)}
     chosen = [("" if p == "./" else p) for p in pages if not p.startswith("operations/") or p in ops]
     assert ops <= set(chosen) and len(chosen) >= 10, chosen
     visit = new_visit(chromium, real_site, **DESKTOP)

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from catalog_docs import cli
 from catalog_docs.errors import CatalogDocsError
 from catalog_docs.layout import BUILD_ROOT
 from catalog_docs.site.folders import EngineFolder
@@ -94,8 +95,6 @@ def test_a_catalogue_outside_a_project_is_refused_before_anything_is_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
     # `--catalog tests/fixture-catalog` once made tests/build/ and wrote the twins into tests/site/, among the tests:
     # the folder holding the catalogue is the project build and watch write in, and it must be one (mkdocs.yml).
-    from catalog_docs import cli
-
     holder = tmp_path / "tests"
     shutil.copytree(FIXTURE_CATALOG, holder / "fixture-catalog")
     (holder / "site").mkdir()
@@ -114,8 +113,6 @@ def test_a_catalogue_outside_a_project_is_refused_before_anything_is_written(
 def test_build_run_inside_the_catalogue_writes_in_the_project_not_in_the_catalogue(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The catalogue found from inside catalog/ is `.`, whose parent is itself: the project is the folder above it.
-    from catalog_docs import cli
-
     project = _project(tmp_path)
     before = files_under(project / "catalog")
     monkeypatch.chdir(project / "catalog")
